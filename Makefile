@@ -1,0 +1,36 @@
+# The README's two commands are `make run` and `make test`; everything else supports them.
+SWIFT ?= swift
+ARGS ?= --dev
+
+.PHONY: run test build lint format bench deps clean
+
+deps:
+	@scripts/install-deps.sh
+
+## Start latchd on the embedded SQLite store (release build), with the development client.
+run: deps
+	$(SWIFT) build -c release --product latchd
+	.build/release/latchd serve $(ARGS)
+
+## Build once (with tests) and run the whole suite.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --parallel --num-workers 2
+
+build: deps
+	$(SWIFT) build
+
+lint:
+	$(SWIFT) format lint --strict --recursive --configuration .swift-format Package.swift Sources Tests Benchmarks
+
+format:
+	$(SWIFT) format format --in-place --recursive --configuration .swift-format Package.swift Sources Tests Benchmarks
+
+## Benchmarks: wrk against a release latchd, plus the peer comparison when PEER=1.
+bench:
+	@scripts/install-deps.sh --bench
+	$(SWIFT) build -c release --product latchd --product latch-bench
+	scripts/bench.sh
+
+clean:
+	rm -rf .build

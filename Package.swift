@@ -1,0 +1,58 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Settings every Swift target shares: Swift 6 language mode and explicit existentials.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny")
+]
+
+let package = Package(
+    name: "Latch",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "LatchWire", targets: ["LatchWire"]),
+        .library(name: "LatchServer", targets: ["LatchServer"]),
+        .library(name: "LatchTesting", targets: ["LatchTesting"]),
+        .executable(name: "latchd", targets: ["latchd"]),
+    ],
+    targets: [
+        // MARK: - C libraries from Debian, one system-library target each
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CCrypto", pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(
+            name: "CArgon2", pkgConfig: "libargon2",
+            providers: [.apt(["libargon2-dev"])]),
+
+        // MARK: - Wire vocabulary shared by server and SDK
+        .target(name: "LatchWire", swiftSettings: strictSettings),
+
+        // MARK: - Server layers: one wrapper per C library, then the server
+        .target(name: "LatchHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: strictSettings),
+        .target(name: "LatchSQLite", dependencies: ["CSQLite"], swiftSettings: strictSettings),
+        .target(
+            name: "LatchCrypto", dependencies: ["CCrypto", "CArgon2", "LatchWire"],
+            swiftSettings: strictSettings),
+        .target(
+            name: "LatchServer",
+            dependencies: ["LatchWire", "LatchHTTP", "LatchSQLite", "LatchCrypto"],
+            swiftSettings: strictSettings),
+        .target(name: "LatchTesting", dependencies: ["LatchServer"], swiftSettings: strictSettings),
+        .executableTarget(name: "latchd", dependencies: ["LatchServer"], swiftSettings: strictSettings),
+
+        // MARK: - Tests
+        .testTarget(name: "LatchHTTPTests", dependencies: ["LatchHTTP"], swiftSettings: strictSettings),
+        .testTarget(name: "LatchSQLiteTests", dependencies: ["LatchSQLite"], swiftSettings: strictSettings),
+        .testTarget(name: "LatchCryptoTests", dependencies: ["LatchCrypto"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "LatchServerTests", dependencies: ["LatchServer", "LatchTesting"],
+            swiftSettings: strictSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,12 @@
+#ifndef LATCH_CSQLITE_SHIM_H
+#define LATCH_CSQLITE_SHIM_H
+#include <sqlite3.h>
+
+/// SQLITE_TRANSIENT is a macro cast that Swift cannot import; bind copies through these helpers.
+static inline int latch_sqlite3_bind_text_transient(sqlite3_stmt *s, int i, const char *v, int n) {
+    return sqlite3_bind_text(s, i, v, n, SQLITE_TRANSIENT);
+}
+static inline int latch_sqlite3_bind_blob_transient(sqlite3_stmt *s, int i, const void *v, int n) {
+    return sqlite3_bind_blob(s, i, v, n, SQLITE_TRANSIENT);
+}
+#endif

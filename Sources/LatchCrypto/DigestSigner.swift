@@ -1,0 +1,43 @@
+import CCrypto
+
+/// One-shot SHA-256 signing and verification through `EVP_DigestSign` / `EVP_DigestVerify`.
+///
+/// Each call uses its own `EVP_MD_CTX`, so a shared key can sign on many threads at once.
+/// ECDSA signatures are DER here; ``ECDSASignature`` converts them for JWS.
+enum DigestSigner {
+    /// Signs `message` with SHA-256 (PKCS#1 v1.5 padding for RSA, DER output for ECDSA).
+    static func sign(_ message: [UInt8], with key: PKey) throws(CryptoError) -> [UInt8] {
+        guard let context = EVP_MD_CTX_new() else { throw LibCrypto.failure("EVP_MD_CTX_new failed") }
+        defer { EVP_MD_CTX_free(context) }
+        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key.pointer) == 1 else {
+            throw LibCrypto.failure("EVP_DigestSignInit failed")
+        }
+        var signature = [UInt8](repeating: 0, count: key.maximumSignatureSize)
+        var length = signature.count
+        let status = signature.withUnsafeMutableBufferPointer { out in
+            message.withUnsafeBufferPointer { input in
+                EVP_DigestSign(context, out.baseAddress, &length, input.baseAddress, input.count)
+            }
+        }
+        guard status == 1, length <= signature.count else { throw LibCrypto.failure("EVP_DigestSign failed") }
+        signature.removeLast(signature.count - length)
+        return signature
+    }
+
+    /// Whether `signature` (DER for ECDSA) is valid for `message` under `key`.
+    static func verify(_ signature: [UInt8], for message: [UInt8], with key: PKey) -> Bool {
+        guard let context = EVP_MD_CTX_new() else { return false }
+        defer { EVP_MD_CTX_free(context) }
+        guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key.pointer) == 1 else {
+            LibCrypto.clearErrors()
+            return false
+        }
+        let status = signature.withUnsafeBufferPointer { sig in
+            message.withUnsafeBufferPointer { input in
+                EVP_DigestVerify(context, sig.baseAddress, sig.count, input.baseAddress, input.count)
+            }
+        }
+        if status != 1 { LibCrypto.clearErrors() }
+        return status == 1
+    }
+}

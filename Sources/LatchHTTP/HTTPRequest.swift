@@ -1,0 +1,125 @@
+/// A complete HTTP request as the server received it (RFC 9112 §3): method, target, header fields
+/// and the whole body, plus what the server and ``Router`` learned about it.
+public struct HTTPRequest: Sendable {
+    /// The method token, uppercase, e.g. `"GET"` (RFC 9110 §9).
+    public var method: String
+    /// The path of the request target, percent-decoded (RFC 3986 §2.1), without the query.
+    /// Malformed escapes are kept literally and invalid UTF-8 becomes U+FFFD; it never traps.
+    public var path: String
+    /// Query parameters, decoded like a form (`+` is a space). Lenient: for repeated names the first
+    /// wins. Use ``queryParameters()`` when repeats must be rejected.
+    public var query: [String: String]
+    /// The raw query string after `?`, undecoded; empty when there was none.
+    public var queryString: String
+    /// The request header fields, in the order received.
+    public var headers: HTTPHeaders
+    /// The request body (after any chunked transfer coding was removed, RFC 9112 §7.1).
+    public var body: [UInt8]
+    /// The peer's IP address (`"127.0.0.1"`, `"::1"`), or `""` if unknown.
+    public var remoteAddress: String
+    /// The server-generated id of this request, echoed as `x-request-id`.
+    public var requestID: String
+    /// The client's `client-request-id` header (the MSAL correlation header), if it was present and
+    /// sane: 1...128 printable ASCII characters. Otherwise `nil`.
+    public var clientRequestID: String?
+    /// Values of the `{name}` segments of the matched route, filled by ``Router``.
+    public var pathParameters: [String: String]
+    /// The pattern of the matched route, e.g. `"/{tenant}/oauth2/v2.0/token"`, filled by ``Router``;
+    /// use it, not ``path``, as a metrics label.
+    public var routePattern: String?
+
+    /// Creates a request; the server uses this too. `clientRequestID` is derived from `headers`.
+    public init(
+        method: String, path: String, query: [String: String] = [:], headers: HTTPHeaders = HTTPHeaders(),
+        body: [UInt8] = [], remoteAddress: String = "", requestID: String = HTTPRequest.makeRequestID()
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.queryString = ""
+        self.headers = headers
+        self.body = body
+        self.remoteAddress = remoteAddress
+        self.requestID = requestID
+        self.clientRequestID = Self.saneClientRequestID(headers["client-request-id"])
+        self.pathParameters = [:]
+        self.routePattern = nil
+    }
+
+    /// A fresh request id: 16 lowercase hex characters, unique within this process.
+    public static func makeRequestID() -> String {
+        RequestIDGenerator.shared.next()
+    }
+
+    /// Creates a request from a raw request target (origin-form or absolute-form, RFC 9112 §3.2),
+    /// splitting and decoding path and query.
+    init(method: String, target: String, headers: HTTPHeaders, body: [UInt8], remoteAddress: String, requestID: String) {
+        let (path, rawQuery) = Self.splitTarget(target)
+        self.init(
+            method: method, path: PercentEncoding.decodeLossy(path, plusAsSpace: false),
+            query: [:], headers: headers, body: body, remoteAddress: remoteAddress, requestID: requestID)
+        if let rawQuery, !rawQuery.isEmpty {
+            queryString = String(rawQuery)
+            query = (try? FormURLEncoding.parse(ArraySlice(rawQuery.utf8), strict: false, what: "query parameter")) ?? [:]
+        }
+    }
+
+    /// The query parameters, strictly: malformed percent-encoding, invalid UTF-8 or a repeated name
+    /// throw ``HTTPError/badRequest(_:)`` (RFC 6749 §3.1 forbids repeated parameters).
+    public func queryParameters() throws(HTTPError) -> [String: String] {
+        try FormURLEncoding.parse(ArraySlice(queryString.utf8), strict: true, what: "query parameter")
+    }
+
+    /// The media type of the body (the `Content-Type` value before any `;`), lowercased and trimmed,
+    /// or `nil` without a `Content-Type` header (RFC 9110 §8.3.1).
+    public var mediaType: String? {
+        guard let value = headers["content-type"] else { return nil }
+        let type = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return String(type.trimmingASCIISpaces()).lowercased()
+    }
+
+    /// The `charset` parameter of `Content-Type`, lowercased, if present.
+    var mediaTypeCharset: String? {
+        guard let value = headers["content-type"] else { return nil }
+        for parameter in value.split(separator: ";").dropFirst() {
+            let parts = parameter.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0].trimmingASCIISpaces().lowercased() == "charset" else { continue }
+            var charset = parts[1].trimmingASCIISpaces()
+            if charset.hasPrefix("\"") && charset.hasSuffix("\"") && charset.count >= 2 {
+                charset = charset.dropFirst().dropLast()
+            }
+            return charset.lowercased()
+        }
+        return nil
+    }
+
+    static func splitTarget(_ target: String) -> (path: Substring, query: Substring?) {
+        var rest = target[...]
+        // absolute-form (RFC 9112 §3.2.2): drop scheme and authority.
+        if !rest.hasPrefix("/"), let scheme = rest.range(of: "://") {
+            rest = rest[scheme.upperBound...]
+            rest = rest.firstIndex(of: "/").map { rest[$0...] } ?? "/"
+        }
+        if let mark = rest.firstIndex(of: "?") {
+            return (rest[..<mark], rest[rest.index(after: mark)...])
+        }
+        return (rest, nil)
+    }
+
+    static func saneClientRequestID(_ value: String?) -> String? {
+        guard let value else { return nil }
+        let utf8 = value.utf8
+        guard !utf8.isEmpty, utf8.count <= 128, utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+        return value
+    }
+}
+
+extension StringProtocol {
+    /// The string without leading and trailing spaces and tabs (HTTP OWS, RFC 9110 §5.6.3).
+    func trimmingASCIISpaces() -> SubSequence {
+        var slice = self[...]
+        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
+        return slice
+    }
+}

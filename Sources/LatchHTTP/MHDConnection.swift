@@ -1,0 +1,156 @@
+import CMicroHTTPD
+
+#if canImport(Darwin)
+import Darwin
+#else
+import Glibc
+#endif
+
+/// One libmicrohttpd connection, as the access handler sees it: read the request head, learn the
+/// peer address, queue a response. Part of the private libmicrohttpd wrapper: its C types never
+/// leave the `MHD*.swift` files.
+struct MHDConnection {
+    let handle: OpaquePointer
+
+    /// Appends every request header field to `context.headers` and returns the size of the head
+    /// (field names and values plus `": "` and CRLF each), using `MHD_get_connection_values_n`.
+    func collectHeaders(into context: RequestContext) -> Int {
+        var total = 0
+        withUnsafeMutablePointer(to: &total) { totalPointer in
+            let collector = HeaderCollector(context: context, total: totalPointer)
+            withExtendedLifetime(collector) {
+                _ = MHD_get_connection_values_n(
+                    handle, .HEADER_KIND,
+                    { cls, _, key, keySize, value, valueSize in
+                        guard let cls, let key else { return MHD_Result.YES }
+                        let collector = Unmanaged<HeaderCollector>.fromOpaque(cls).takeUnretainedValue()
+                        let name = MHDConnection.string(key, keySize)
+                        let text = value.map { MHDConnection.string($0, valueSize) } ?? ""
+                        collector.context.headers.add(name, text)
+                        collector.total.pointee += keySize + valueSize + 4
+                        return MHD_Result.YES
+                    },
+                    Unmanaged.passUnretained(collector).toOpaque())
+            }
+        }
+        return total
+    }
+
+    /// The peer's IP address as text, or `""`.
+    ///
+    /// `MHD_get_connection_info` is variadic, so Swift cannot import it; it is called through a
+    /// non-variadic function pointer. That is sound on the SysV x86-64 and AArch64 ABIs (named
+    /// arguments are passed identically) and the function reads no variadic arguments for
+    /// `MHD_CONNECTION_INFO_CLIENT_ADDRESS`.
+    func clientAddress() -> String {
+        guard let getInfo = MHDConnection.getConnectionInfo,
+              let info = getInfo(handle, MHD_ConnectionInfoType.CONNECTION_INFO_CLIENT_ADDRESS.rawValue),
+              let address = info.pointee.client_addr
+        else { return "" }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET:
+            address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { v4 in
+                var bytes = v4.pointee.sin_addr
+                _ = inet_ntop(AF_INET, &bytes, &text, socklen_t(text.count))
+            }
+        case AF_INET6:
+            address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { v6 in
+                var bytes = v6.pointee.sin6_addr
+                _ = inet_ntop(AF_INET6, &bytes, &text, socklen_t(text.count))
+            }
+        default:
+            return ""
+        }
+        return text.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return "" }
+            return String(cString: base)
+        }
+    }
+
+    /// Builds a libmicrohttpd response from `response` (body copied with `RESPMEM_MUST_COPY`), adds
+    /// its headers plus `x-request-id` and, when known, `client-request-id`, and queues it.
+    /// Returns `false` if libmicrohttpd refused, which the caller turns into closing the connection.
+    func queue(_ response: HTTPResponse, context: RequestContext, closeConnection: Bool, log: @Sendable (String) -> Void) -> Bool {
+        let status = (100...599).contains(response.status) ? response.status : 500
+        let created: OpaquePointer? = response.body.withUnsafeBytes { raw in
+            MHD_create_response_from_buffer(
+                raw.count, raw.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) },
+                MHD_ResponseMemoryMode.RESPMEM_MUST_COPY)
+        }
+        guard let mhdResponse = created else {
+            log("libmicrohttpd could not allocate a response for request \(context.requestID)")
+            return false
+        }
+        defer { MHD_destroy_response(mhdResponse) }
+        for field in response.headers {
+            guard MHDConnection.isAcceptable(name: field.name, value: field.value) else {
+                log("request \(context.requestID): dropped response header '\(field.name.prefix(64))' (not allowed or malformed)")
+                continue
+            }
+            if MHD_add_response_header(mhdResponse, field.name, field.value) != MHD_Result.YES {
+                log("request \(context.requestID): libmicrohttpd refused response header '\(field.name.prefix(64))'")
+            }
+        }
+        _ = MHD_add_response_header(mhdResponse, "x-request-id", context.requestID)
+        if let clientRequestID = context.clientRequestID {
+            _ = MHD_add_response_header(mhdResponse, "client-request-id", clientRequestID)
+        }
+        if closeConnection {
+            _ = MHD_add_response_header(mhdResponse, "Connection", "close")
+        }
+        return MHD_queue_response(handle, UInt32(status), mhdResponse) == MHD_Result.YES
+    }
+
+    // MARK: - Helpers
+
+    private final class HeaderCollector {
+        let context: RequestContext
+        let total: UnsafeMutablePointer<Int>
+        init(context: RequestContext, total: UnsafeMutablePointer<Int>) {
+            self.context = context
+            self.total = total
+        }
+    }
+
+    /// Lossy UTF-8 text for `count` bytes at `pointer` (invalid bytes become U+FFFD; never traps).
+    static func string(_ pointer: UnsafePointer<CChar>, _ count: Int) -> String {
+        let bytes = UnsafeRawBufferPointer(start: pointer, count: max(0, count))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether a response header may be handed to libmicrohttpd: a token name (RFC 9110 §5.1),
+    /// a value without CR, LF or NUL (RFC 9110 §5.5), and not one of the framing headers that
+    /// libmicrohttpd computes itself (`Content-Length`, `Transfer-Encoding`, RFC 9112 §6).
+    static func isAcceptable(name: String, value: String) -> Bool {
+        guard !name.isEmpty, name.utf8.allSatisfy(isTokenCharacter) else { return false }
+        guard !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) else { return false }
+        return !HTTPHeaders.namesMatch(name, "Content-Length") && !HTTPHeaders.namesMatch(name, "Transfer-Encoding")
+    }
+
+    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    private typealias GetConnectionInfo = @convention(c) (OpaquePointer?, UInt32) -> UnsafePointer<MHD_ConnectionInfo>?
+
+    /// `MHD_get_connection_info`, looked up once in the already-loaded libmicrohttpd.
+    private static let getConnectionInfo: GetConnectionInfo? = {
+        #if canImport(Darwin)
+        let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+        #else
+        let everywhere = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
+        #endif
+        guard let symbol = dlsym(everywhere, "MHD_get_connection_info") else { return nil }
+        return unsafeBitCast(symbol, to: GetConnectionInfo.self)
+    }()
+}

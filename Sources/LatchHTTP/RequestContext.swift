@@ -1,0 +1,32 @@
+/// The state of one request while libmicrohttpd delivers it in pieces: the target (from the URI
+/// callback), then the head, then body chunks, then the final call.
+///
+/// Only the worker thread that owns the connection touches it, one call at a time (libmicrohttpd
+/// never processes one connection on two threads at once), so it needs no locking.
+final class RequestContext {
+    enum Stage {
+        /// Created from the request line; the head has not been seen by the access handler yet.
+        case started
+        /// The head was accepted; body bytes may follow.
+        case receivingBody
+        /// The body exceeded the limit; further bytes are counted and dropped.
+        case discardingBody
+        /// A response was queued.
+        case responded
+    }
+
+    var stage = Stage.started
+    let target: String
+    let requestID: String
+    var method = ""
+    var headers = HTTPHeaders()
+    var body: [UInt8] = []
+    var discardedBytes = 0
+    var remoteAddress = ""
+    var clientRequestID: String?
+
+    init(target: String) {
+        self.target = target
+        self.requestID = RequestIDGenerator.shared.next()
+    }
+}

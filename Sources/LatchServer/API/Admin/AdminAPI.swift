@@ -1,0 +1,68 @@
+import Foundation
+import LatchCrypto
+import LatchHTTP
+
+/// The admin adapter: bearer-token endpoints for operators and development tools. Today: the
+/// outbox reader (`GET /{tenant}/admin/outbox?to=&limit=`) and audit events
+/// (`GET /{tenant}/admin/audit?limit=`).
+struct AdminAPI: Sendable {
+    let services: AuthServices
+    let adminToken: String
+    let log: ServerLog
+
+    /// Adds the routes to `router`.
+    func register(in router: inout Router) {
+        let api = self
+        router.add("GET", "/{tenant}/admin/outbox") { request in
+            api.authorized(request) { tenant in
+                let limit = min(max(Int(request.query["limit"] ?? "") ?? 20, 1), 500)
+                let messages = try services.admin.outbox(tenant: tenant, recipient: request.query["to"], limit: limit)
+                return JSONBody.ok([
+                    "messages": messages.map { message -> [String: any Sendable] in
+                        var item: [String: any Sendable] = [
+                            "id": message.id, "channel": message.channel, "to": message.recipient,
+                            "subject": message.subject, "body": message.body,
+                            "created_at": Int(message.createdAt.timeIntervalSince1970),
+                        ]
+                        if let code = message.code { item["code"] = code }
+                        return item
+                    }
+                ])
+            }
+        }
+        router.add("GET", "/{tenant}/admin/audit") { request in
+            api.authorized(request) { tenant in
+                let limit = min(max(Int(request.query["limit"] ?? "") ?? 50, 1), 500)
+                let events = try services.admin.auditEvents(tenant: tenant, limit: limit)
+                return JSONBody.ok([
+                    "events": events.map { event -> [String: any Sendable] in
+                        [
+                            "id": event.id, "kind": event.kind.rawValue, "at": Int(event.at.timeIntervalSince1970),
+                            "user_id": event.userID ?? "", "client_id": event.clientID ?? "",
+                            "remote_address": event.remoteAddress ?? "", "detail": event.detail ?? "",
+                        ]
+                    }
+                ])
+            }
+        }
+    }
+
+    private func authorized(_ request: HTTPRequest, _ body: (Tenant) throws -> HTTPResponse) -> HTTPResponse {
+        let presented = request.headers["Authorization"].flatMap { header -> String? in
+            header.lowercased().hasPrefix("bearer ") ? String(header.dropFirst(7)) : nil
+        }
+        guard let presented, ConstantTime.equals(Array(presented.utf8), Array(adminToken.utf8)) else {
+            return .json(
+                401, JSONBody.object(["error": "invalid_token", "error_description": "An admin bearer token is required."]),
+                headers: HTTPHeaders([("WWW-Authenticate", "Bearer realm=\"latch-admin\"")]))
+        }
+        do {
+            return try body(try services.directory.tenant(named: request.pathParameters["tenant"] ?? ""))
+        } catch AuthFailure.unknownTenant {
+            return .json(404, JSONBody.object(["error": "invalid_tenant", "error_description": "The tenant does not exist."]))
+        } catch {
+            log.error("admin request \(request.requestID) failed: \(error)")
+            return .json(500, JSONBody.object(["error": "server_error", "trace_id": request.requestID]))
+        }
+    }
+}

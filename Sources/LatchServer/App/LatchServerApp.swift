@@ -1,0 +1,123 @@
+import Foundation
+import LatchCrypto
+import LatchHTTP
+import Synchronization
+
+/// A running Latch server: the composition root that opens the data directory and store, wires the
+/// domain services, adapters and HTTP server, and starts the outbox worker.
+public final class LatchServerApp: Sendable {
+    /// The configuration it was started with.
+    public let configuration: LatchServerConfiguration
+    /// The domain services (for admin commands and tests).
+    public let services: AuthServices
+    /// The metrics registry.
+    public let metrics: Metrics
+    /// The admin bearer token.
+    public let adminToken: String
+    /// The data directory.
+    public let dataDirectory: DataDirectory
+
+    private let store: SQLiteStore
+    private let http: HTTPServer
+    private let worker: OutboxWorker?
+    private let drainFlag: DrainFlag
+
+    /// Opens the data directory and store, creating the `default` tenant (and, in development, the
+    /// `latch-dev` client) on first start.
+    public init(configuration: LatchServerConfiguration) throws {
+        self.configuration = configuration
+        let directory = try DataDirectory(path: configuration.dataDirectory)
+        dataDirectory = directory
+        let store = try SQLiteStore(path: directory.databasePath, durable: configuration.durable)
+        self.store = store
+        adminToken = try directory.adminToken()
+        let metrics = Metrics()
+        self.metrics = metrics
+        let transport: (any MessageTransport)? =
+            configuration.transport ?? (configuration.development ? DevelopmentLogTransport(log: configuration.log) : nil)
+        let worker = transport.map {
+            OutboxWorker(store: store, clock: configuration.clock, transport: $0, log: configuration.log)
+        }
+        self.worker = worker
+        let services = AuthServices(
+            store: store, clock: configuration.clock, masterKey: try directory.masterKey(),
+            baseURL: configuration.publicURL ?? "http://\(configuration.host):\(configuration.port)",
+            hasher: Argon2idHasher(parameters: configuration.passwordHashing),
+            outboxChanged: { worker?.notify() }, signInObserved: { metrics.record(signIn: $0) })
+        self.services = services
+        if try store.read({ try $0.tenant(named: "default") }) == nil {
+            try services.admin.createTenant(name: "default")
+        }
+        if configuration.development { try services.admin.ensureDevelopmentDefaults() }
+
+        var router = Router()
+        router.errorLog = { [log = configuration.log] line in log.error(line) }
+        let runner = EndpointRunner(services: services, log: configuration.log)
+        NativeAuthAPI(services: services, runner: runner).register(in: &router)
+        OIDCAPI(services: services, log: configuration.log).register(in: &router)
+        AdminAPI(services: services, adminToken: adminToken, log: configuration.log).register(in: &router)
+        var httpConfiguration = HTTPServerConfiguration()
+        httpConfiguration.host = configuration.host
+        httpConfiguration.port = configuration.port
+        httpConfiguration.maxBodyBytes = configuration.maxBodyBytes
+        if let threads = configuration.httpThreads { httpConfiguration.threadCount = threads }
+        httpConfiguration.errorLog = { [log = configuration.log] line in log.error(line) }
+        let box = DrainFlag()
+        OperationsAPI(services: services, metrics: metrics, isDraining: { box.isSet }).register(in: &router)
+        drainFlag = box
+        http = HTTPServer(configuration: httpConfiguration, responder: MetricsResponder(next: router, metrics: metrics))
+    }
+
+    /// Starts listening and delivering.
+    public func start() throws {
+        try http.start()
+        if configuration.publicURL == nil {
+            let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+            services.tokens.setBaseURL("http://\(host):\(http.port)")
+        }
+        worker?.start()
+    }
+
+    /// The bound port.
+    public var port: Int { http.port }
+
+    /// The public origin, e.g. `http://127.0.0.1:8080`.
+    public var baseURL: String {
+        configuration.publicURL ?? "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(port)"
+    }
+
+    /// Stops accepting connections, lets in-flight requests finish, flushes the outbox and closes
+    /// the store. Safe to call twice.
+    public func shutdown(timeout: Double = 10) {
+        drainFlag.set()
+        http.shutdown(timeout: timeout)
+        worker?.stop()
+        store.close()
+    }
+
+    /// What `latchd serve` prints at start: URLs, client id, and where codes go.
+    public func banner() -> String {
+        let base = baseURL
+        var lines = [
+            "latchd listening on \(base)",
+            "  discovery: \(base)/default/v2.0/.well-known/openid-configuration",
+            "  jwks:      \(base)/default/discovery/v2.0/keys",
+            "  token:     \(base)/default/oauth2/v2.0/token",
+            "  data:      \(dataDirectory.path)",
+        ]
+        if configuration.development {
+            lines.append("  dev client id: latch-dev (tenant: default)")
+            lines.append("  one-time codes: logged here as 'outbox ... to=<address> code=<code>', and `latchd outbox`")
+        } else {
+            lines.append("  one-time codes: no delivery configured; read them with `latchd outbox`")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Set once shutdown begins, so `/readyz` reports draining.
+final class DrainFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { flag.load(ordering: .relaxed) }
+    func set() { flag.store(true, ordering: .relaxed) }
+}

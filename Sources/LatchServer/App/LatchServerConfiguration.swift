@@ -1,0 +1,90 @@
+import Foundation
+import LatchCrypto
+
+/// How to run a server: where it listens, where it keeps data, and its policies. Defaults match
+/// `latchd serve` with no flags.
+public struct LatchServerConfiguration: Sendable {
+    /// Listen address.
+    public var host: String = "127.0.0.1"
+    /// Listen port; 0 picks a free one.
+    public var port: Int = 8080
+    /// Where the database, master key and admin token live.
+    public var dataDirectory: String = "./latch-data"
+    /// The public origin used in `iss` and discovery; `nil` derives it from the listen address.
+    public var publicURL: String?
+    /// Development mode: the `latch-dev` client exists and the outbox is logged.
+    public var development: Bool = false
+    /// `true` answers a write only after it is synced to disk; `false` is crash-safe only.
+    public var durable: Bool = true
+    /// Argon2id parameters for new password hashes.
+    public var passwordHashing = Argon2idHasher.Parameters()
+    /// Worker threads of the HTTP server; `nil` picks a default from the core count.
+    public var httpThreads: Int?
+    /// Largest accepted request body in bytes.
+    public var maxBodyBytes: Int = 64 * 1024
+    /// The clock every expiry decision uses.
+    public var clock: any ServerClock = SystemClock()
+    /// Where log lines go.
+    public var log: ServerLog = .standardError
+    /// Delivery of outbox messages; `nil` uses the development log under `development`, else none.
+    public var transport: (any MessageTransport)?
+
+    /// The defaults.
+    public init() {}
+
+    /// Reads overrides from a JSON config file, then from `LATCH_*` environment variables.
+    public mutating func apply(configFile path: String?, environment: [String: String]) throws {
+        if let path {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                throw ConfigurationError("config file \(path) must hold a JSON object")
+            }
+            try apply(values: object.mapValues { "\($0)" })
+        }
+        var fromEnvironment: [String: String] = [:]
+        for (key, value) in environment where key.hasPrefix("LATCH_") {
+            fromEnvironment[key.dropFirst(6).lowercased()] = value
+        }
+        try apply(values: fromEnvironment)
+    }
+
+    private mutating func apply(values: [String: String]) throws {
+        for (key, value) in values {
+            switch key {
+            case "listen":
+                try setListen(value)
+            case "data_dir", "data_directory": dataDirectory = value
+            case "public_url": publicURL = value
+            case "dev", "development": development = ["1", "true", "yes"].contains(value.lowercased())
+            case "durable": durable = !["0", "false", "no"].contains(value.lowercased())
+            case "argon2_memory_kib": passwordHashing.memoryKiB = try integer(key, value)
+            case "argon2_iterations": passwordHashing.iterations = try integer(key, value)
+            case "argon2_parallelism": passwordHashing.parallelism = try integer(key, value)
+            case "http_threads": httpThreads = try integer(key, value)
+            case "max_body_bytes": maxBodyBytes = try integer(key, value)
+            default: continue
+            }
+        }
+    }
+
+    /// Parses `HOST:PORT`.
+    public mutating func setListen(_ value: String) throws {
+        guard let colon = value.lastIndex(of: ":"), let port = Int(value[value.index(after: colon)...]),
+            (0...65535).contains(port)
+        else { throw ConfigurationError("--listen expects HOST:PORT, got '\(value)'") }
+        host = String(value[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        self.port = port
+    }
+
+    private func integer(_ key: String, _ value: String) throws -> Int {
+        guard let number = Int(value), number > 0 else { throw ConfigurationError("\(key) must be a positive integer") }
+        return number
+    }
+}
+
+/// A configuration mistake, reported to the operator verbatim.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    /// What is wrong.
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Synchronization
+
+/// In-process counters rendered in the Prometheus text exposition format 0.0.4: requests by route,
+/// method and status; a request-latency histogram by route; sign-in outcomes.
+public final class Metrics: Sendable {
+    /// Upper bounds of the latency histogram buckets, in seconds.
+    static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
+
+    private struct RequestKey: Hashable {
+        let route: String
+        let method: String
+        let status: Int
+    }
+
+    private struct Histogram {
+        var counts = [Int](repeating: 0, count: Metrics.buckets.count)
+        var sum: Double = 0
+        var count = 0
+    }
+
+    private struct State {
+        var requests: [RequestKey: Int] = [:]
+        var latency: [String: Histogram] = [:]
+        var signIns: [String: Int] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates an empty registry.
+    public init() {}
+
+    /// Counts one request.
+    public func record(route: String, method: String, status: Int, seconds: Double) {
+        state.withLock { state in
+            state.requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
+            var histogram = state.latency[route] ?? Histogram()
+            if let index = Self.buckets.firstIndex(where: { seconds <= $0 }) { histogram.counts[index] += 1 }
+            histogram.sum += seconds
+            histogram.count += 1
+            state.latency[route] = histogram
+        }
+    }
+
+    /// Counts one sign-in outcome.
+    public func record(signIn outcome: SignInOutcome) {
+        state.withLock { $0.signIns[outcome.rawValue, default: 0] += 1 }
+    }
+
+    /// The exposition text.
+    public func render() -> String {
+        let snapshot = state.withLock { $0 }
+        var out = "# HELP latch_http_requests_total HTTP requests by route, method and status.\n"
+        out += "# TYPE latch_http_requests_total counter\n"
+        for (key, count) in snapshot.requests.sorted(by: { ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status) }) {
+            out += "latch_http_requests_total{route=\"\(escape(key.route))\",method=\"\(key.method)\",status=\"\(key.status)\"} \(count)\n"
+        }
+        out += "# HELP latch_http_request_duration_seconds Request latency by route.\n"
+        out += "# TYPE latch_http_request_duration_seconds histogram\n"
+        for (route, histogram) in snapshot.latency.sorted(by: { $0.key < $1.key }) {
+            var cumulative = 0
+            for (index, bound) in Self.buckets.enumerated() {
+                cumulative += histogram.counts[index]
+                out += "latch_http_request_duration_seconds_bucket{route=\"\(escape(route))\",le=\"\(bound)\"} \(cumulative)\n"
+            }
+            out += "latch_http_request_duration_seconds_bucket{route=\"\(escape(route))\",le=\"+Inf\"} \(histogram.count)\n"
+            out += "latch_http_request_duration_seconds_sum{route=\"\(escape(route))\"} \(histogram.sum)\n"
+            out += "latch_http_request_duration_seconds_count{route=\"\(escape(route))\"} \(histogram.count)\n"
+        }
+        out += "# HELP latch_sign_ins_total Sign-in attempts by outcome.\n"
+        out += "# TYPE latch_sign_ins_total counter\n"
+        for outcome in SignInOutcome.allCases {
+            out += "latch_sign_ins_total{outcome=\"\(outcome.rawValue)\"} \(snapshot.signIns[outcome.rawValue] ?? 0)\n"
+        }
+        return out
+    }
+
+    private func escape(_ label: String) -> String {
+        label.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+    }
+}

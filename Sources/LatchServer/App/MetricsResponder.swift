@@ -1,0 +1,28 @@
+import Foundation
+import LatchHTTP
+
+/// Wraps the router: times every request and counts it by route, method and status. Routes are
+/// labelled by their pattern (the tenant segment becomes `{tenant}`); unmatched paths share one
+/// label, so label cardinality stays bounded whatever clients send.
+struct MetricsResponder: HTTPResponder {
+    let next: any HTTPResponder
+    let metrics: Metrics
+
+    func respond(to request: HTTPRequest) -> HTTPResponse {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let response = next.respond(to: request)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        metrics.record(route: Self.label(request.path, status: response.status), method: request.method, status: response.status, seconds: seconds)
+        return response
+    }
+
+    static func label(_ path: String, status: Int) -> String {
+        if status == 404 { return "unmatched" }
+        switch path {
+        case "/healthz", "/readyz", "/metrics": return path
+        default:
+            guard let slash = path.dropFirst().firstIndex(of: "/") else { return "unmatched" }
+            return "/{tenant}" + path[slash...]
+        }
+    }
+}

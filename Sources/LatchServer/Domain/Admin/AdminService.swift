@@ -1,0 +1,127 @@
+import Foundation
+import LatchCrypto
+
+/// Administration of tenants, clients, users and keys, shared by the `latchd` admin commands,
+/// the admin endpoints and first-start bootstrap.
+public struct AdminService: Sendable {
+    let store: any Store
+    let clock: any ServerClock
+    let keyRing: KeyRing
+    let hasher: Argon2idHasher
+    let policy: PasswordPolicy
+
+    /// Creates a tenant with a fresh signing key.
+    /// - Throws: ``AuthFailure/invalidRequest(_:)`` for a bad name, ``StoreError/conflict`` if it exists.
+    @discardableResult
+    public func createTenant(name: String, settings: TenantSettings = TenantSettings(), algorithm: SigningAlgorithm = .es256)
+        throws -> Tenant
+    {
+        guard Tenant.isValidName(name) else {
+            throw AuthFailure.invalidRequest("tenant names are 1-63 of a-z, 0-9 and '-', starting alphanumeric")
+        }
+        let tenant = Tenant(id: UUID().uuidString.lowercased(), name: name, settings: settings, createdAt: clock.now())
+        try store.write { tx in
+            try tx.insert(tenant)
+            try keyRing.addKey(tx, tenant: tenant, algorithm: algorithm)
+        }
+        return tenant
+    }
+
+    /// The tenant named `name`.
+    public func tenant(named name: String) throws -> Tenant {
+        guard let tenant = try store.read({ try $0.tenant(named: name) }) else { throw AuthFailure.unknownTenant }
+        return tenant
+    }
+
+    /// Every tenant.
+    public func tenants() throws -> [Tenant] { try store.read { try $0.tenants() } }
+
+    /// Registers a client in `tenant`.
+    @discardableResult
+    public func createClient(tenant: Tenant, id: String, name: String, isPublic: Bool = true, allowedScopes: [String] = [])
+        throws -> Client
+    {
+        guard Client.isValidID(id) else {
+            throw AuthFailure.invalidRequest("client ids are 1-128 of A-Z, a-z, 0-9, '-', '_' and '.'")
+        }
+        let client = Client(
+            id: id, tenantID: tenant.id, name: name, isPublic: isPublic, allowedScopes: allowedScopes,
+            createdAt: clock.now())
+        try store.write { tx in try tx.insert(client) }
+        return client
+    }
+
+    /// The clients of `tenant`.
+    public func clients(tenant: Tenant) throws -> [Client] { try store.read { try $0.clients(tenantID: tenant.id) } }
+
+    /// Creates a verified user, with a password when given (checked against the policy).
+    @discardableResult
+    public func createUser(tenant: Tenant, email: String, password: String?, displayName: String? = nil) throws -> User {
+        let normalized = User.normalizeEmail(email)
+        guard User.isPlausibleEmail(normalized) else { throw AuthFailure.invalidRequest("not an e-mail address") }
+        var hash: String?
+        if let password {
+            if let violation = policy.violation(of: password, username: normalized) {
+                throw AuthFailure.passwordPolicy(violation)
+            }
+            hash = try hasher.hash(password)
+        }
+        let now = clock.now()
+        let user = User(
+            id: UUID().uuidString.lowercased(), tenantID: tenant.id, email: normalized, emailVerified: true,
+            passwordHash: hash, displayName: displayName, attributes: [:], createdAt: now, validSince: now)
+        do {
+            try store.write { tx in try tx.insert(user) }
+        } catch StoreError.conflict {
+            throw AuthFailure.userAlreadyExists
+        }
+        return user
+    }
+
+    /// Users of `tenant`, oldest first.
+    public func users(tenant: Tenant, limit: Int = 1000) throws -> [User] {
+        try store.read { try $0.users(tenantID: tenant.id, limit: limit) }
+    }
+
+    /// Outbox messages, newest first.
+    public func outbox(tenant: Tenant?, recipient: String?, limit: Int = 20) throws -> [OutboxMessage] {
+        try store.read {
+            try $0.outboxMessages(
+                tenantID: tenant?.id, recipient: recipient.map(User.normalizeEmail), limit: limit)
+        }
+    }
+
+    /// Audit events of `tenant`, newest first.
+    public func auditEvents(tenant: Tenant, limit: Int = 50) throws -> [AuditEvent] {
+        try store.read { try $0.auditEvents(tenantID: tenant.id, limit: limit) }
+    }
+
+    /// Signing keys of `tenant`, newest first (sealed private keys are not exposed).
+    public func signingKeys(tenant: Tenant) throws -> [StoredSigningKey] {
+        try store.read { try $0.signingKeys(tenantID: tenant.id) }
+    }
+
+    /// Rotates `tenant`'s signing key.
+    public func rotateKey(tenant: Tenant, algorithm: SigningAlgorithm) throws -> StoredSigningKey {
+        try keyRing.rotate(tenant: tenant, algorithm: algorithm)
+    }
+
+    /// Makes sure the development tenant `default` and the public client `latch-dev` exist.
+    /// - Returns: whether anything was created.
+    @discardableResult
+    public func ensureDevelopmentDefaults() throws -> Bool {
+        var created = false
+        let tenant: Tenant
+        if let existing = try store.read({ try $0.tenant(named: "default") }) {
+            tenant = existing
+        } else {
+            tenant = try createTenant(name: "default")
+            created = true
+        }
+        if try store.read({ try $0.client(id: "latch-dev", tenantID: tenant.id) }) == nil {
+            try createClient(tenant: tenant, id: "latch-dev", name: "Latch development client")
+            created = true
+        }
+        return created
+    }
+}

@@ -1,0 +1,79 @@
+/// Every way a domain operation can fail, in domain terms. Adapters render it per wire family
+/// (native auth, OAuth, accounts) from one table each; the domain never speaks wire formats.
+public enum AuthFailure: Error, Sendable, Equatable {
+    /// A parameter is missing or malformed; the text names it (never its value).
+    case invalidRequest(String)
+    /// The tenant in the path does not exist.
+    case unknownTenant
+    /// The client id is unknown in this tenant.
+    case unknownClient
+    /// The client may not use this flow or grant.
+    case unauthorizedClient(String)
+    /// `challenge_type` lacks `redirect`.
+    case unsupportedChallengeType
+    /// The grant type is not supported here.
+    case unsupportedGrantType(String)
+    /// The flow cannot finish natively; the client must use the browser.
+    case browserRequired(String)
+    /// No account has this username.
+    case userNotFound
+    /// An account with this username exists.
+    case userAlreadyExists
+    /// Wrong username or password.
+    case invalidCredentials
+    /// The account is disabled.
+    case userDisabled
+    /// The password breaks the policy.
+    case passwordPolicy(PasswordViolation)
+    /// The one-time code is wrong.
+    case invalidCode
+    /// The one-time code expired; request a new one.
+    case codeExpired
+    /// The code was tried too often; request a new one.
+    case codeAttemptsExceeded
+    /// The continuation token is unknown, used already, or bound to another tenant or client.
+    case invalidContinuationToken
+    /// The continuation token expired.
+    case continuationTokenExpired
+    /// Sign-up needs a password next; continue with this token.
+    case credentialRequired(continuationToken: String)
+    /// Sign-up needs these attributes next; continue with this token.
+    case attributesRequired(continuationToken: String, attributes: [AttributeDefinition])
+    /// These attributes failed validation.
+    case invalidAttributes([String])
+    /// A requested scope is malformed or not allowed for the client.
+    case invalidScope(String)
+    /// The refresh token is unknown or malformed.
+    case invalidRefreshToken
+    /// The refresh token's session expired or was revoked.
+    case refreshTokenRevoked
+    /// A rotated refresh token was presented again; its whole session is now revoked.
+    case refreshTokenReused
+    /// A bearer token was missing, malformed or invalid (RFC 6750 § 3.1).
+    case invalidAccessToken
+}
+
+/// Why a password was refused (NIST SP 800-63B § 3.1.1.2).
+public enum PasswordViolation: Sendable, Equatable {
+    /// Fewer than the minimum characters.
+    case tooShort(minimum: Int)
+    /// More than the maximum characters.
+    case tooLong(maximum: Int)
+    /// On the list of common passwords.
+    case banned
+    /// Too easy to guess; the text says why.
+    case tooWeak(String)
+    /// Contains characters that are not allowed (control characters).
+    case invalidCharacters
+
+    /// A sentence for developers and users saying what to change.
+    public var explanation: String {
+        switch self {
+        case .tooShort(let minimum): "The password must be at least \(minimum) characters long."
+        case .tooLong(let maximum): "The password must be at most \(maximum) characters long."
+        case .banned: "The password is on the list of commonly used passwords; choose another."
+        case .tooWeak(let why): "The password is too easy to guess: \(why)."
+        case .invalidCharacters: "The password must not contain control characters."
+        }
+    }
+}

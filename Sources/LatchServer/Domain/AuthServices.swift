@@ -1,0 +1,48 @@
+import Foundation
+import LatchCrypto
+
+/// Everything the adapters call, wired once over one store, clock and key ring.
+public struct AuthServices: Sendable {
+    /// Tenant and client resolution.
+    public let directory: Directory
+    /// Sign-up flows.
+    public let signUp: SignUpService
+    /// Sign-in flows and the token endpoint.
+    public let signIn: SignInService
+    /// Password reset flows.
+    public let passwordReset: PasswordResetService
+    /// Token issuing, refresh and verification.
+    public let tokens: TokenService
+    /// Signing keys and JWKS.
+    public let keyRing: KeyRing
+    /// Administration.
+    public let admin: AdminService
+    /// The store everything shares.
+    public let store: any Store
+    /// The clock everything shares.
+    public let clock: any ServerClock
+
+    /// Wires the services.
+    /// - Parameters:
+    ///   - masterKey: 32 bytes sealing signing keys at rest.
+    ///   - baseURL: the public origin used in `iss` and discovery.
+    ///   - hasher: Argon2id parameters for new hashes.
+    ///   - outboxChanged: wakes the outbox worker after a commit that queued a message.
+    ///   - signInObserved: receives each sign-in outcome (metrics).
+    public init(
+        store: any Store, clock: any ServerClock, masterKey: [UInt8], baseURL: String,
+        hasher: Argon2idHasher = Argon2idHasher(), policy: PasswordPolicy = PasswordPolicy(),
+        outboxChanged: @escaping @Sendable () -> Void = {}, signInObserved: @escaping @Sendable (SignInOutcome) -> Void = { _ in }
+    ) {
+        self.store = store
+        self.clock = clock
+        keyRing = KeyRing(store: store, clock: clock, masterKey: masterKey)
+        directory = Directory(store: store, clock: clock)
+        tokens = TokenService(store: store, clock: clock, keyRing: keyRing, baseURL: baseURL)
+        let flows = FlowEngine(store: store, clock: clock, outboxChanged: outboxChanged)
+        signUp = SignUpService(flows: flows, hasher: hasher, policy: policy, clock: clock)
+        signIn = SignInService(flows: flows, hasher: hasher, tokens: tokens, clock: clock, observe: signInObserved)
+        passwordReset = PasswordResetService(flows: flows, hasher: hasher, policy: policy, clock: clock)
+        admin = AdminService(store: store, clock: clock, keyRing: keyRing, hasher: hasher, policy: policy)
+    }
+}

@@ -1,0 +1,16 @@
+/// Who is asking: the resolved tenant and client of a request, and the peer address for audit.
+public struct ClientContext: Sendable {
+    /// The tenant named in the path.
+    public var tenant: Tenant
+    /// The client named by `client_id`.
+    public var client: Client
+    /// The peer address.
+    public var remoteAddress: String
+
+    /// Creates a context.
+    public init(tenant: Tenant, client: Client, remoteAddress: String) {
+        self.tenant = tenant
+        self.client = client
+        self.remoteAddress = remoteAddress
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Synchronization
+
+/// Resolves tenants and clients by name, with a short-lived cache so hot endpoints (discovery,
+/// JWKS, token) do not read the store on every request. Entries expire after `ttl` seconds, so
+/// tenants and clients created by the admin command appear without a restart.
+public final class Directory: Sendable {
+    private struct Entry<Value> {
+        var value: Value
+        var loadedAt: Date
+    }
+
+    private let store: any Store
+    private let clock: any ServerClock
+    private let ttl: TimeInterval
+    private let tenants = Mutex<[String: Entry<Tenant>]>([:])
+    private let clients = Mutex<[String: Entry<Client>]>([:])
+
+    /// Creates a directory over `store`.
+    public init(store: any Store, clock: any ServerClock, ttl: TimeInterval = 2) {
+        self.store = store
+        self.clock = clock
+        self.ttl = ttl
+    }
+
+    /// The tenant named `name`.
+    /// - Throws: ``AuthFailure/unknownTenant``.
+    public func tenant(named name: String) throws -> Tenant {
+        let now = clock.now()
+        if let cached = tenants.withLock({ $0[name] }), now.timeIntervalSince(cached.loadedAt) < ttl {
+            return cached.value
+        }
+        guard Tenant.isValidName(name), let tenant = try store.read({ try $0.tenant(named: name) }) else {
+            throw AuthFailure.unknownTenant
+        }
+        tenants.withLock { $0[name] = Entry(value: tenant, loadedAt: now) }
+        return tenant
+    }
+
+    /// The client `clientID` of `tenant`.
+    /// - Throws: ``AuthFailure/invalidRequest(_:)`` when absent, ``AuthFailure/unknownClient`` when unknown.
+    public func client(id clientID: String?, in tenant: Tenant) throws -> Client {
+        guard let clientID, !clientID.isEmpty else { throw AuthFailure.invalidRequest("client_id is required") }
+        guard Client.isValidID(clientID) else { throw AuthFailure.unknownClient }
+        let key = tenant.id + "\u{0}" + clientID
+        let now = clock.now()
+        if let cached = clients.withLock({ $0[key] }), now.timeIntervalSince(cached.loadedAt) < ttl {
+            return cached.value
+        }
+        guard let client = try store.read({ try $0.client(id: clientID, tenantID: tenant.id) }) else {
+            throw AuthFailure.unknownClient
+        }
+        clients.withLock { $0[key] = Entry(value: client, loadedAt: now) }
+        return client
+    }
+
+    /// Forgets cached entries (after an admin change made in this process).
+    public func invalidate() {
+        tenants.withLock { $0.removeAll() }
+        clients.withLock { $0.removeAll() }
+    }
+}

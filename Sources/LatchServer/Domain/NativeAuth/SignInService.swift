@@ -1,0 +1,231 @@
+import Foundation
+import LatchCrypto
+import LatchWire
+
+/// Browserless sign-in (`oauth2/v2.0/initiate`, `challenge`, `token`): with a password, with an
+/// e-mail code, or with the continuation token of a finished sign-up or password reset.
+public struct SignInService: Sendable {
+    let flows: FlowEngine
+    let hasher: Argon2idHasher
+    let tokens: TokenService
+    let clock: any ServerClock
+    let observe: @Sendable (SignInOutcome) -> Void
+
+    /// Starts a sign-in for `username`.
+    /// - Throws: ``AuthFailure/userNotFound`` (unless the tenant protects against enumeration, in
+    ///   which case a decoy flow answers like a real one and fails at the credential step).
+    public func initiate(_ context: ClientContext, username: String?, challengeType: String?, capabilities: String?)
+        throws -> String
+    {
+        let types = try ChallengeTypes(challengeType, capabilities: capabilities)
+        let email = try NativeAuthInput.username(username)
+        guard types.supportsPassword || types.supportsCode else {
+            throw AuthFailure.browserRequired("the client supports neither password nor oob")
+        }
+        let tenant = context.tenant
+        let user = try flows.store.read { try $0.user(email: email, tenantID: tenant.id) }
+        if user == nil, !tenant.settings.enumerationProtection {
+            try recordFailure(context, userID: nil, failure: .userNotFound)
+            throw AuthFailure.userNotFound
+        }
+        if let user, user.disabled {
+            try recordFailure(context, userID: user.id, failure: .userDisabled)
+            throw AuthFailure.userDisabled
+        }
+        let token = FlowEngine.newContinuationToken()
+        let now = clock.now()
+        try flows.store.write { tx in
+            try tx.insert(
+                Flow(
+                    id: UUID().uuidString.lowercased(), tenantID: tenant.id, clientID: context.client.id, kind: .signIn,
+                    step: .started, tokenHash: token.hash, username: email, userID: user?.id,
+                    challengeTypes: types.sorted, capabilities: types.capabilities,
+                    expiresAt: now.addingTimeInterval(TimeInterval(tenant.settings.continuationTokenLifetime)),
+                    createdAt: now))
+        }
+        return token.token
+    }
+
+    /// Chooses the credential: the password when the account has one and the client can take it,
+    /// else an e-mail code (sent now; calling again re-sends and voids the previous code).
+    public func challenge(_ context: ClientContext, continuationToken: String?, challengeType: String?) throws
+        -> ChallengeOutcome
+    {
+        var flow = try flows.load(continuationToken, context: context, kinds: [.signIn])
+        let types = try challengeType.map { try ChallengeTypes($0, capabilities: nil) }
+            ?? ChallengeTypes(stored: flow.challengeTypes, capabilities: flow.capabilities)
+        let user = try flow.userID.flatMap { id in try flows.store.read { try $0.user(id: id, tenantID: flow.tenantID) } }
+        let hasPassword = user.map { $0.passwordHash != nil } ?? true
+        if types.supportsPassword, hasPassword {
+            let next: String = try flows.store.write { tx in
+                var current = try flows.reload(tx, flow)
+                current.step = .passwordRequested
+                let next = flows.advance(&current, tenant: context.tenant)
+                try tx.update(current)
+                return next
+            }
+            return .password(continuationToken: next)
+        }
+        guard types.supportsCode else { return .redirect(reason: "the account has no password and the client cannot take a code") }
+        let next: String = try flows.store.write { tx in
+            var current = try flows.reload(tx, flow)
+            try flows.issueCode(tx, flow: &current, tenant: context.tenant, purpose: .signIn)
+            let next = flows.advance(&current, tenant: context.tenant)
+            try tx.update(current)
+            flow = current
+            return next
+        }
+        flows.outboxChanged()
+        return .oob(
+            continuationToken: next, channel: "email", targetLabel: ContactLabel.mask(flow.username),
+            codeLength: context.tenant.settings.codeLength, interval: 300)
+    }
+
+    /// The native-auth token endpoint (`oauth2/v2.0/token`): grant types `password`, `oob`,
+    /// `continuation_token` and `refresh_token`.
+    public func token(_ context: ClientContext, request: NativeTokenRequest) throws -> TokenResponse {
+        if request.grantType == "refresh_token" {
+            return try tokens.refresh(
+                context: context, refreshToken: request.refreshToken, scope: request.scope,
+                clientInfo: request.clientInfo)
+        }
+        let scopes = try ScopeSet(request.scope, client: context.client)
+        do {
+            switch request.grantType {
+            case "password": return try signInWithPassword(context, request: request, scopes: scopes)
+            case "oob": return try signInWithCode(context, request: request, scopes: scopes)
+            case "continuation_token": return try signInWithContinuation(context, request: request, scopes: scopes)
+            case nil, "": throw AuthFailure.invalidRequest("grant_type is required")
+            case let other?: throw AuthFailure.unsupportedGrantType(other)
+            }
+        } catch let failure as AuthFailure {
+            switch failure {
+            case .invalidCredentials, .invalidCode, .codeExpired, .codeAttemptsExceeded, .userDisabled:
+                observe(SignInOutcome(failure))
+            default: break
+            }
+            throw failure
+        }
+    }
+
+    private func signInWithPassword(_ context: ClientContext, request: NativeTokenRequest, scopes: ScopeSet) throws
+        -> TokenResponse
+    {
+        let flow = try flows.load(request.continuationToken, context: context, kinds: [.signIn])
+        guard flow.step == .passwordRequested else { throw AuthFailure.invalidRequest("no password was requested in this flow") }
+        guard let password = request.password, !password.isEmpty else {
+            throw AuthFailure.invalidRequest("password is required")
+        }
+        let user = try flow.userID.flatMap { id in try flows.store.read { try $0.user(id: id, tenantID: flow.tenantID) } }
+        guard let user, let stored = user.passwordHash, hasher.verify(password, against: stored) else {
+            if user == nil { _ = hasher.verify(password, against: DecoyHash.value) }
+            try flows.store.write { tx in
+                guard var current = try? flows.reload(tx, flow) else { return }
+                current.codeAttempts += 1
+                if current.codeAttempts >= context.tenant.settings.codeMaxAttempts {
+                    try tx.deleteFlow(id: current.id)
+                } else {
+                    try tx.update(current)
+                }
+                try tx.insert(failureEvent(context, userID: user?.id, failure: .invalidCredentials))
+            }
+            throw AuthFailure.invalidCredentials
+        }
+        if user.disabled { throw AuthFailure.userDisabled }
+        let rehashed = hasher.needsRehash(stored) ? try hasher.hash(password) : nil
+        return try finish(context, flow: flow, user: user, scopes: scopes, amr: ["pwd"], clientInfo: request.clientInfo) {
+            tx, user in
+            if let rehashed {
+                user.passwordHash = rehashed
+                try tx.update(user)
+            }
+        }
+    }
+
+    private func signInWithCode(_ context: ClientContext, request: NativeTokenRequest, scopes: ScopeSet) throws
+        -> TokenResponse
+    {
+        let flow = try flows.load(request.continuationToken, context: context, kinds: [.signIn])
+        guard flow.step == .codeSent else { throw AuthFailure.invalidRequest("no code was sent in this flow") }
+        let result: (TokenService.NewSession, User) = try {
+            do {
+                return try flows.withVerifiedCode(request.code, flow: flow, tenant: context.tenant) { tx, current in
+                    try commitSignIn(tx, context: context, flow: current, scopes: scopes, amr: ["otp"])
+                }
+            } catch let failure as AuthFailure where [.invalidCode, .codeExpired, .codeAttemptsExceeded].contains(failure) {
+                try recordFailure(context, userID: flow.userID, failure: failure)
+                throw failure
+            }
+        }()
+        observe(.success)
+        return try tokens.tokenResponse(
+            context: context, user: result.1, family: result.0.family, scopes: scopes,
+            refreshToken: result.0.refreshToken, clientInfo: request.clientInfo)
+    }
+
+    private func signInWithContinuation(_ context: ClientContext, request: NativeTokenRequest, scopes: ScopeSet) throws
+        -> TokenResponse
+    {
+        let flow = try flows.load(request.continuationToken, context: context, kinds: [.signInContinuation])
+        if let username = request.username, !username.isEmpty, User.normalizeEmail(username) != flow.username {
+            throw AuthFailure.invalidContinuationToken
+        }
+        let amr = flow.amr.isEmpty ? ["otp"] : flow.amr
+        return try finish(context, flow: flow, user: nil, scopes: scopes, amr: amr, clientInfo: request.clientInfo) { _, _ in }
+    }
+
+    /// Consumes the flow, starts the session and signs the tokens.
+    private func finish(
+        _ context: ClientContext, flow: Flow, user: User?, scopes: ScopeSet, amr: [String], clientInfo: Bool,
+        extra: (any StoreWriting, inout User) throws -> Void
+    ) throws -> TokenResponse {
+        let (session, user) = try flows.store.write { tx in
+            let current = try flows.reload(tx, flow)
+            let (session, committedUser) = try commitSignIn(tx, context: context, flow: current, scopes: scopes, amr: amr)
+            var updated = committedUser
+            try extra(tx, &updated)
+            return (session, updated)
+        }
+        _ = user
+        observe(.success)
+        return try tokens.tokenResponse(
+            context: context, user: user, family: session.family, scopes: scopes, refreshToken: session.refreshToken,
+            clientInfo: clientInfo)
+    }
+
+    /// In a transaction: deletes the flow, loads the user, starts a session and audits the success.
+    private func commitSignIn(
+        _ tx: any StoreWriting, context: ClientContext, flow: Flow, scopes: ScopeSet, amr: [String]
+    ) throws -> (TokenService.NewSession, User) {
+        guard let userID = flow.userID, let user = try tx.user(id: userID, tenantID: context.tenant.id) else {
+            throw AuthFailure.invalidContinuationToken
+        }
+        guard !user.disabled else { throw AuthFailure.userDisabled }
+        try tx.deleteFlow(id: flow.id)
+        let now = clock.now()
+        let session = try tokens.startSession(tx, context: context, user: user, scopes: scopes, amr: amr, authTime: now)
+        try tx.insert(
+            AuditEvent(
+                tenantID: context.tenant.id, at: now, kind: .signInSucceeded, userID: user.id,
+                clientID: context.client.id, remoteAddress: context.remoteAddress, detail: "amr=\(amr.joined(separator: ","))"))
+        return (session, user)
+    }
+
+    private func failureEvent(_ context: ClientContext, userID: String?, failure: AuthFailure) -> AuditEvent {
+        AuditEvent(
+            tenantID: context.tenant.id, at: clock.now(), kind: .signInFailed, userID: userID,
+            clientID: context.client.id, remoteAddress: context.remoteAddress,
+            detail: "reason=\(SignInOutcome(failure).rawValue)")
+    }
+
+    private func recordFailure(_ context: ClientContext, userID: String?, failure: AuthFailure) throws {
+        observe(SignInOutcome(failure))
+        try flows.store.write { tx in try tx.insert(failureEvent(context, userID: userID, failure: failure)) }
+    }
+}
+
+/// A hash verified when the account does not exist, so an unknown user costs the same time as a
+/// wrong password.
+enum DecoyHash {
+    static let value: String = (try? Argon2idHasher().hash(SecureRandom.token())) ?? ""
+}

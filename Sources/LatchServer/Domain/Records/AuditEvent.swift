@@ -1,0 +1,56 @@
+import Foundation
+
+/// A security-relevant event. Never carries secrets: no passwords, codes or tokens.
+public struct AuditEvent: Sendable, Equatable {
+    /// What happened.
+    public struct Kind: RawRepresentable, Hashable, Sendable {
+        /// The stored value.
+        public let rawValue: String
+        /// Wraps a stored value.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// An account was created.
+        public static let signUp = Kind(rawValue: "sign_up")
+        /// A sign-in succeeded.
+        public static let signInSucceeded = Kind(rawValue: "sign_in_succeeded")
+        /// A sign-in failed.
+        public static let signInFailed = Kind(rawValue: "sign_in_failed")
+        /// A password was reset.
+        public static let passwordReset = Kind(rawValue: "password_reset")
+        /// A rotated refresh token was presented again; its family was revoked.
+        public static let refreshTokenReuse = Kind(rawValue: "refresh_token_reuse")
+        /// A signing key was rotated.
+        public static let keyRotated = Kind(rawValue: "key_rotated")
+    }
+
+    /// Row id (0 before insert).
+    public var id: Int64
+    /// The tenant.
+    public var tenantID: String
+    /// When.
+    public var at: Date
+    /// What.
+    public var kind: Kind
+    /// The account, if known.
+    public var userID: String?
+    /// The client, if any.
+    public var clientID: String?
+    /// The peer address.
+    public var remoteAddress: String?
+    /// A short non-secret detail, e.g. the failure reason.
+    public var detail: String?
+
+    /// Creates an event.
+    public init(
+        id: Int64 = 0, tenantID: String, at: Date, kind: Kind, userID: String? = nil, clientID: String? = nil,
+        remoteAddress: String? = nil, detail: String? = nil
+    ) {
+        self.id = id
+        self.tenantID = tenantID
+        self.at = at
+        self.kind = kind
+        self.userID = userID
+        self.clientID = clientID
+        self.remoteAddress = remoteAddress
+        self.detail = detail
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// An application registered in a tenant (RFC 6749 § 2).
+public struct Client: Sendable, Equatable {
+    /// The `client_id`.
+    public var id: String
+    /// The tenant the client belongs to.
+    public var tenantID: String
+    /// A display name.
+    public var name: String
+    /// Public clients (RFC 6749 § 2.1) hold no secret; native apps are public.
+    public var isPublic: Bool
+    /// Scopes beyond the OpenID ones the client may request; empty allows any.
+    public var allowedScopes: [String]
+    /// When the client was registered.
+    public var createdAt: Date
+
+    /// Creates a client record.
+    public init(
+        id: String, tenantID: String, name: String, isPublic: Bool = true, allowedScopes: [String] = [],
+        createdAt: Date
+    ) {
+        self.id = id
+        self.tenantID = tenantID
+        self.name = name
+        self.isPublic = isPublic
+        self.allowedScopes = allowedScopes
+        self.createdAt = createdAt
+    }
+
+    /// Whether `id` is usable as a client id: 1–128 of `A-Z a-z 0-9 - _ .`.
+    public static func isValidID(_ id: String) -> Bool {
+        (1...128).contains(id.utf8.count)
+            && id.utf8.allSatisfy { byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == 0x2D || byte == 0x5F || byte == 0x2E
+            }
+    }
+}

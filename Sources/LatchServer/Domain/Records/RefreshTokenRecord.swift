@@ -1,0 +1,21 @@
+import Foundation
+
+/// One refresh token of a ``TokenFamily``; only its SHA-256 is stored.
+public struct RefreshTokenRecord: Sendable, Equatable {
+    /// Hex SHA-256 of the opaque token.
+    public var hash: String
+    /// The family (session) it belongs to.
+    public var familyID: String
+    /// When it was issued.
+    public var createdAt: Date
+    /// When it was exchanged for a successor; a second exchange after the grace window is reuse.
+    public var rotatedAt: Date?
+
+    /// Creates a record.
+    public init(hash: String, familyID: String, createdAt: Date, rotatedAt: Date? = nil) {
+        self.hash = hash
+        self.familyID = familyID
+        self.createdAt = createdAt
+        self.rotatedAt = rotatedAt
+    }
+}

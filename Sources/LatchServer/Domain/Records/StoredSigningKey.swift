@@ -1,0 +1,31 @@
+import Foundation
+
+/// A tenant's signing key as stored: the PKCS#8 private key sealed with the data directory's
+/// master key (AES-256-GCM), never in the clear.
+public struct StoredSigningKey: Sendable, Equatable {
+    /// The `kid`.
+    public var id: String
+    /// The tenant.
+    public var tenantID: String
+    /// `ES256` or `RS256` (RFC 7518 § 3.1).
+    public var algorithm: String
+    /// Sealed PKCS#8 PEM.
+    public var sealedPrivateKey: [UInt8]
+    /// When the key was created and started signing.
+    public var createdAt: Date
+    /// When a newer key replaced it; it stays published until tokens it signed expire.
+    public var retiredAt: Date?
+
+    /// Creates a record.
+    public init(
+        id: String, tenantID: String, algorithm: String, sealedPrivateKey: [UInt8], createdAt: Date,
+        retiredAt: Date? = nil
+    ) {
+        self.id = id
+        self.tenantID = tenantID
+        self.algorithm = algorithm
+        self.sealedPrivateKey = sealedPrivateKey
+        self.createdAt = createdAt
+        self.retiredAt = retiredAt
+    }
+}

@@ -1,0 +1,51 @@
+/// Per-tenant policy. Stored as JSON, so new settings get defaults when absent.
+public struct TenantSettings: Codable, Sendable, Equatable {
+    /// When on, an unknown username and a wrong password get the same answer (no account enumeration).
+    public var enumerationProtection: Bool = false
+    /// Attributes a sign-up must collect.
+    public var requiredAttributes: [AttributeDefinition] = []
+    /// When on, every account needs a password; code-only sign-up is answered with `redirect`.
+    public var passwordRequiredOnSignUp: Bool = false
+    /// Access-token lifetime in seconds.
+    public var accessTokenLifetime: Int = 3600
+    /// ID-token lifetime in seconds.
+    public var idTokenLifetime: Int = 3600
+    /// Absolute refresh-token family lifetime in seconds (90 days).
+    public var refreshTokenLifetime: Int = 90 * 24 * 3600
+    /// Seconds during which the parent of a rotated refresh token is still accepted once more,
+    /// covering two concurrent refreshes by one client; 0 turns the window off (RFC 9700 § 4.14.2).
+    public var refreshReuseGraceSeconds: Int = 5
+    /// One-time code length in digits.
+    public var codeLength: Int = 8
+    /// One-time code lifetime in seconds.
+    public var codeLifetime: Int = 600
+    /// Wrong submissions allowed per code before it is burnt.
+    public var codeMaxAttempts: Int = 5
+    /// Continuation-token lifetime in seconds (each step issues a fresh one).
+    public var continuationTokenLifetime: Int = 600
+
+    /// Default settings.
+    public init() {}
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = TenantSettings()
+        func value<T: Decodable>(_ key: CodingKeys, _ fallback: T) throws -> T {
+            try container.decodeIfPresent(T.self, forKey: key) ?? fallback
+        }
+        enumerationProtection = try value(.enumerationProtection, defaults.enumerationProtection)
+        requiredAttributes = try value(.requiredAttributes, defaults.requiredAttributes)
+        passwordRequiredOnSignUp = try value(.passwordRequiredOnSignUp, defaults.passwordRequiredOnSignUp)
+        accessTokenLifetime = try value(.accessTokenLifetime, defaults.accessTokenLifetime)
+        idTokenLifetime = try value(.idTokenLifetime, defaults.idTokenLifetime)
+        refreshTokenLifetime = try value(.refreshTokenLifetime, defaults.refreshTokenLifetime)
+        refreshReuseGraceSeconds = try value(.refreshReuseGraceSeconds, defaults.refreshReuseGraceSeconds)
+        codeLength = try value(.codeLength, defaults.codeLength)
+        codeLifetime = try value(.codeLifetime, defaults.codeLifetime)
+        codeMaxAttempts = try value(.codeMaxAttempts, defaults.codeMaxAttempts)
+        continuationTokenLifetime = try value(.continuationTokenLifetime, defaults.continuationTokenLifetime)
+    }
+
+    /// The longest a token signed now can stay valid; retired keys stay published this long.
+    public var longestSignedTokenLifetime: Int { max(accessTokenLifetime, idTokenLifetime) }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// An account in a tenant.
+public struct User: Sendable, Equatable {
+    /// Stable id, the `sub` claim.
+    public var id: String
+    /// The owning tenant.
+    public var tenantID: String
+    /// The normalized (lower-cased, trimmed) e-mail address, which is also the username.
+    public var email: String
+    /// Whether the address was proven with a one-time code.
+    public var emailVerified: Bool
+    /// Argon2id PHC string, or `nil` for a code-only account.
+    public var passwordHash: String?
+    /// Display name (`name` claim), from the `displayName` attribute.
+    public var displayName: String?
+    /// Other attributes collected at sign-up.
+    public var attributes: [String: String]
+    /// A disabled account cannot sign in or refresh.
+    public var disabled: Bool
+    /// When the account was created.
+    public var createdAt: Date
+    /// Tokens issued before this instant are no longer honoured (set on password reset).
+    public var validSince: Date
+
+    /// Creates a user record.
+    public init(
+        id: String, tenantID: String, email: String, emailVerified: Bool, passwordHash: String?,
+        displayName: String?, attributes: [String: String], disabled: Bool = false, createdAt: Date,
+        validSince: Date
+    ) {
+        self.id = id
+        self.tenantID = tenantID
+        self.email = email
+        self.emailVerified = emailVerified
+        self.passwordHash = passwordHash
+        self.displayName = displayName
+        self.attributes = attributes
+        self.disabled = disabled
+        self.createdAt = createdAt
+        self.validSince = validSince
+    }
+
+    /// Lower-cases and trims an address for storage and lookup.
+    public static func normalizeEmail(_ email: String) -> String {
+        email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    }
+
+    /// A pragmatic e-mail syntax check: one `@`, a non-empty local part, a dotted domain, no spaces,
+    /// at most 254 characters (RFC 5321 § 4.5.3.1.3).
+    public static func isPlausibleEmail(_ email: String) -> Bool {
+        guard email.utf8.count <= 254, !email.contains(where: { $0.isWhitespace || $0.isNewline }) else {
+            return false
+        }
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[0].utf8.count <= 64 else { return false }
+        let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
+        return labels.count >= 2 && labels.allSatisfy { !$0.isEmpty && !$0.hasPrefix("-") && !$0.hasSuffix("-") }
+    }
+}

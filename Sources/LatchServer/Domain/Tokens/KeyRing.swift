@@ -1,0 +1,114 @@
+import Foundation
+import LatchCrypto
+import Synchronization
+
+/// The signing keys of every tenant: creates them, unseals them with the data directory's master
+/// key, picks the active one, and renders the JWKS (RFC 7517 § 5). Retired keys stay published until
+/// every token they signed has expired. The cache reloads from the store every `refreshInterval`
+/// seconds, so a rotation made by the admin command reaches a running server without a restart.
+public final class KeyRing: Sendable {
+    /// The keys of one tenant, unsealed.
+    struct TenantKeys: Sendable {
+        let active: SigningKey
+        let byID: [String: SigningKey]
+        let jwks: [UInt8]
+        let ids: [String]
+        let loadedAt: Date
+    }
+
+    private let store: any Store
+    private let clock: any ServerClock
+    private let masterKey: [UInt8]
+    private let refreshInterval: TimeInterval
+    private let cache = Mutex<[String: TenantKeys]>([:])
+
+    /// Creates a key ring.
+    /// - Parameters:
+    ///   - masterKey: 32 bytes sealing private keys at rest (AES-256-GCM).
+    public init(store: any Store, clock: any ServerClock, masterKey: [UInt8], refreshInterval: TimeInterval = 5) {
+        self.store = store
+        self.clock = clock
+        self.masterKey = masterKey
+        self.refreshInterval = refreshInterval
+    }
+
+    /// Generates a key for `tenant`, stores it sealed, and retires the previous ones, in `tx`.
+    @discardableResult
+    public func addKey(_ tx: any StoreWriting, tenant: Tenant, algorithm: SigningAlgorithm) throws -> StoredSigningKey {
+        let kid = SecureRandom.hex(byteCount: 8)
+        let key = try SigningKey.generate(algorithm, id: kid)
+        let sealed = try SecretBox.seal(Array(try key.privateKeyPEM().utf8), key: masterKey)
+        let record = StoredSigningKey(
+            id: kid, tenantID: tenant.id, algorithm: algorithm.rawValue, sealedPrivateKey: sealed,
+            createdAt: clock.now())
+        try tx.insert(record)
+        try tx.retireSigningKeys(tenantID: tenant.id, except: kid, at: clock.now())
+        return record
+    }
+
+    /// Rotates `tenant`'s signing key now; the old key stays in the JWKS until its tokens expire.
+    public func rotate(tenant: Tenant, algorithm: SigningAlgorithm) throws -> StoredSigningKey {
+        let record = try store.write { tx in
+            let record = try addKey(tx, tenant: tenant, algorithm: algorithm)
+            try tx.insert(
+                AuditEvent(tenantID: tenant.id, at: clock.now(), kind: .keyRotated, detail: "kid=\(record.id)"))
+            return record
+        }
+        _ = cache.withLock { $0.removeValue(forKey: tenant.id) }
+        return record
+    }
+
+    /// The key that signs new tokens for `tenant`.
+    public func signingKey(for tenant: Tenant) throws -> SigningKey {
+        try keys(for: tenant).active
+    }
+
+    /// A published key of `tenant` by `kid`, for verifying tokens.
+    public func verificationKey(id: String, tenant: Tenant) throws -> SigningKey? {
+        try keys(for: tenant).byID[id]
+    }
+
+    /// The JWKS document of `tenant` (RFC 7517 § 5), pre-rendered.
+    public func jwks(for tenant: Tenant) throws -> [UInt8] {
+        try keys(for: tenant).jwks
+    }
+
+    private func keys(for tenant: Tenant) throws -> TenantKeys {
+        let now = clock.now()
+        let cached = cache.withLock { $0[tenant.id] }
+        if let cached, now.timeIntervalSince(cached.loadedAt) < refreshInterval, now >= cached.loadedAt {
+            return cached
+        }
+        let loaded = try load(tenant: tenant, now: now, previous: cached)
+        cache.withLock { $0[tenant.id] = loaded }
+        return loaded
+    }
+
+    private func load(tenant: Tenant, now: Date, previous: TenantKeys?) throws -> TenantKeys {
+        let window = TimeInterval(tenant.settings.longestSignedTokenLifetime + 300)
+        let records = try store.read { try $0.signingKeys(tenantID: tenant.id) }.filter { record in
+            guard let retiredAt = record.retiredAt else { return true }
+            return retiredAt.addingTimeInterval(window) > now
+        }
+        let ids = records.map(\.id)
+        if let previous, previous.ids == ids {
+            return TenantKeys(
+                active: previous.active, byID: previous.byID, jwks: previous.jwks, ids: ids, loadedAt: now)
+        }
+        var byID: [String: SigningKey] = [:]
+        var active: SigningKey?
+        for record in records {
+            guard let algorithm = SigningAlgorithm(rawValue: record.algorithm) else { continue }
+            let pem = try SecretBox.open(record.sealedPrivateKey, key: masterKey)
+            let key = try SigningKey(privateKeyPEM: String(decoding: pem, as: UTF8.self), id: record.id, algorithm: algorithm)
+            byID[record.id] = key
+            if record.retiredAt == nil, active == nil { active = key }
+        }
+        guard let active else { throw StoreError.corrupt("tenant \(tenant.name) has no active signing key") }
+        let set = JWKSet(keys: records.compactMap { byID[$0.id]?.publicJWK })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let jwks = Array(try encoder.encode(set))
+        return TenantKeys(active: active, byID: byID, jwks: jwks, ids: ids, loadedAt: now)
+    }
+}

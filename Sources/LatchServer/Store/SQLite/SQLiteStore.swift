@@ -1,0 +1,36 @@
+import Foundation
+import LatchSQLite
+
+/// The embedded ``Store``: one SQLite file in WAL mode with group commit, so concurrent requests
+/// share one fsync (https://sqlite.org/wal.html).
+public final class SQLiteStore: Store {
+    private let database: SQLiteDatabase
+
+    /// Opens (creating if needed) and migrates the database at `path`.
+    /// - Parameters:
+    ///   - path: the database file.
+    ///   - durable: `true` syncs every commit to disk before answering (`synchronous=FULL`);
+    ///     `false` is crash-safe only (`synchronous=NORMAL`): the last commits may be lost on power loss.
+    /// - Throws: ``StoreError/unavailable(_:)`` when the file cannot be opened or migrated.
+    public init(path: String, durable: Bool = true) throws {
+        do {
+            var configuration = SQLiteConfiguration()
+            configuration.durability = durable ? .full : .normal
+            database = try SQLiteDatabase(path: path, configuration: configuration)
+            try database.migrate(SQLiteSchema.migrations)
+        } catch {
+            throw StoreError.unavailable("open \(path): \(error)")
+        }
+    }
+
+    public func read<T>(_ body: (any StoreReading) throws -> T) throws -> T {
+        try database.read { connection in try body(SQLiteStoreSession(connection: connection)) }
+    }
+
+    public func write<T>(_ body: (any StoreWriting) throws -> T) throws -> T {
+        try database.write { connection in try body(SQLiteStoreSession(connection: connection)) }
+    }
+
+    /// Waits for queued writes and closes the database.
+    public func close() { database.close() }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import LatchSQLite
+
+// MARK: - Tenants and clients
+
+extension SQLiteStoreSession {
+    func tenant(named name: String) throws -> Tenant? {
+        try queryOne("SELECT * FROM tenants WHERE name = ?", [.text(name)]).map(decodeTenant)
+    }
+
+    func tenant(id: String) throws -> Tenant? {
+        try queryOne("SELECT * FROM tenants WHERE id = ?", [.text(id)]).map(decodeTenant)
+    }
+
+    func tenants() throws -> [Tenant] {
+        try query("SELECT * FROM tenants ORDER BY name", []).map(decodeTenant)
+    }
+
+    func insert(_ tenant: Tenant) throws {
+        let settings = try JSONEncoder().encode(tenant.settings)
+        try run(
+            "INSERT INTO tenants (id, name, settings, created_at) VALUES (?, ?, ?, ?)",
+            [.text(tenant.id), .text(tenant.name), .text(String(decoding: settings, as: UTF8.self)),
+             SQLiteValue(tenant.createdAt)])
+    }
+
+    private func decodeTenant(_ row: SQLiteRow) throws -> Tenant {
+        let settingsText = try row.requiredString("settings")
+        let settings: TenantSettings
+        do {
+            settings = try JSONDecoder().decode(TenantSettings.self, from: Data(settingsText.utf8))
+        } catch {
+            throw StoreError.corrupt("tenants.settings")
+        }
+        return Tenant(
+            id: try row.requiredString("id"), name: try row.requiredString("name"), settings: settings,
+            createdAt: try row.requiredDate("created_at"))
+    }
+
+    func client(id: String, tenantID: String) throws -> Client? {
+        try queryOne("SELECT * FROM clients WHERE tenant_id = ? AND id = ?", [.text(tenantID), .text(id)])
+            .map(decodeClient)
+    }
+
+    func clients(tenantID: String) throws -> [Client] {
+        try query("SELECT * FROM clients WHERE tenant_id = ? ORDER BY id", [.text(tenantID)]).map(decodeClient)
+    }
+
+    func insert(_ client: Client) throws {
+        try run(
+            """
+            INSERT INTO clients (tenant_id, id, name, is_public, allowed_scopes, created_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """,
+            [.text(client.tenantID), .text(client.id), .text(client.name), .integer(client.isPublic ? 1 : 0),
+             SQLiteValue(words: client.allowedScopes), SQLiteValue(client.createdAt)])
+    }
+
+    private func decodeClient(_ row: SQLiteRow) throws -> Client {
+        Client(
+            id: try row.requiredString("id"), tenantID: try row.requiredString("tenant_id"),
+            name: try row.requiredString("name"), isPublic: row.flag("is_public"),
+            allowedScopes: row.words("allowed_scopes"), createdAt: try row.requiredDate("created_at"))
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import LatchSQLite
+
+// MARK: - Outbox and audit
+
+extension SQLiteStoreSession {
+    func outboxMessages(tenantID: String?, recipient: String?, limit: Int) throws -> [OutboxMessage] {
+        var sql = "SELECT * FROM outbox WHERE 1 = 1"
+        var bindings: [SQLiteValue] = []
+        if let tenantID {
+            sql += " AND tenant_id = ?"
+            bindings.append(.text(tenantID))
+        }
+        if let recipient {
+            sql += " AND recipient = ?"
+            bindings.append(.text(recipient))
+        }
+        sql += " ORDER BY id DESC LIMIT ?"
+        bindings.append(.integer(Int64(limit)))
+        return try query(sql, bindings).map(decodeMessage)
+    }
+
+    func pendingOutboxMessages(limit: Int) throws -> [OutboxMessage] {
+        try query(
+            "SELECT * FROM outbox WHERE delivered_at IS NULL ORDER BY id LIMIT ?", [.integer(Int64(limit))]
+        ).map(decodeMessage)
+    }
+
+    func insert(_ message: OutboxMessage) throws {
+        try run(
+            """
+            INSERT INTO outbox (tenant_id, channel, recipient, subject, body, code, created_at, delivered_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [.text(message.tenantID), .text(message.channel), .text(message.recipient), .text(message.subject),
+             .text(message.body), message.code.map { .text($0) } ?? .null, SQLiteValue(message.createdAt),
+             SQLiteValue(message.deliveredAt)])
+    }
+
+    func markDelivered(ids: [Int64], at date: Date) throws {
+        for id in ids {
+            try run("UPDATE outbox SET delivered_at = ? WHERE id = ?", [SQLiteValue(date), .integer(id)])
+        }
+    }
+
+    private func decodeMessage(_ row: SQLiteRow) throws -> OutboxMessage {
+        OutboxMessage(
+            id: row.int("id") ?? 0, tenantID: try row.requiredString("tenant_id"),
+            channel: try row.requiredString("channel"), recipient: try row.requiredString("recipient"),
+            subject: try row.requiredString("subject"), body: try row.requiredString("body"),
+            code: row.string("code"), createdAt: try row.requiredDate("created_at"),
+            deliveredAt: row.date("delivered_at"))
+    }
+
+    func auditEvents(tenantID: String, limit: Int) throws -> [AuditEvent] {
+        try query(
+            "SELECT * FROM audit_events WHERE tenant_id = ? ORDER BY id DESC LIMIT ?",
+            [.text(tenantID), .integer(Int64(limit))]
+        ).map { row in
+            AuditEvent(
+                id: row.int("id") ?? 0, tenantID: try row.requiredString("tenant_id"), at: try row.requiredDate("at"),
+                kind: AuditEvent.Kind(rawValue: try row.requiredString("kind")), userID: row.string("user_id"),
+                clientID: row.string("client_id"), remoteAddress: row.string("remote_address"),
+                detail: row.string("detail"))
+        }
+    }
+
+    func insert(_ event: AuditEvent) throws {
+        try run(
+            """
+            INSERT INTO audit_events (tenant_id, at, kind, user_id, client_id, remote_address, detail)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            [.text(event.tenantID), SQLiteValue(event.at), .text(event.kind.rawValue),
+             event.userID.map { .text($0) } ?? .null, event.clientID.map { .text($0) } ?? .null,
+             event.remoteAddress.map { .text($0) } ?? .null, event.detail.map { .text($0) } ?? .null])
+    }
+}
+
+extension SQLiteStoreSession: StoreWriting {}

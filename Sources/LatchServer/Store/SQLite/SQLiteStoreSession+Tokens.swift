@@ -1,0 +1,89 @@
+import Foundation
+import LatchSQLite
+
+// MARK: - Token families, refresh tokens, signing keys
+
+extension SQLiteStoreSession {
+    func refreshToken(hash: String) throws -> RefreshTokenRecord? {
+        try queryOne("SELECT * FROM refresh_tokens WHERE hash = ?", [.text(hash)]).map { row in
+            RefreshTokenRecord(
+                hash: try row.requiredString("hash"), familyID: try row.requiredString("family_id"),
+                createdAt: try row.requiredDate("created_at"), rotatedAt: row.date("rotated_at"))
+        }
+    }
+
+    func insert(_ token: RefreshTokenRecord) throws {
+        try run(
+            "INSERT INTO refresh_tokens (hash, family_id, created_at, rotated_at) VALUES (?, ?, ?, ?)",
+            [.text(token.hash), .text(token.familyID), SQLiteValue(token.createdAt), SQLiteValue(token.rotatedAt)])
+    }
+
+    func markRotated(hash: String, at date: Date) throws {
+        try run(
+            "UPDATE refresh_tokens SET rotated_at = ? WHERE hash = ? AND rotated_at IS NULL",
+            [SQLiteValue(date), .text(hash)])
+    }
+
+    func tokenFamily(id: String) throws -> TokenFamily? {
+        try queryOne("SELECT * FROM token_families WHERE id = ?", [.text(id)]).map { row in
+            TokenFamily(
+                id: try row.requiredString("id"), tenantID: try row.requiredString("tenant_id"),
+                clientID: try row.requiredString("client_id"), userID: try row.requiredString("user_id"),
+                scopes: row.words("scopes"), amr: row.words("amr"), authTime: try row.requiredDate("auth_time"),
+                createdAt: try row.requiredDate("created_at"), expiresAt: try row.requiredDate("expires_at"),
+                revokedAt: row.date("revoked_at"))
+        }
+    }
+
+    func insert(_ family: TokenFamily) throws {
+        try run(
+            """
+            INSERT INTO token_families (id, tenant_id, client_id, user_id, scopes, amr, auth_time, created_at,
+                                        expires_at, revoked_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [.text(family.id), .text(family.tenantID), .text(family.clientID), .text(family.userID),
+             SQLiteValue(words: family.scopes), SQLiteValue(words: family.amr), SQLiteValue(family.authTime),
+             SQLiteValue(family.createdAt), SQLiteValue(family.expiresAt), SQLiteValue(family.revokedAt)])
+    }
+
+    func revokeFamily(id: String, at date: Date) throws {
+        try run(
+            "UPDATE token_families SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+            [SQLiteValue(date), .text(id)])
+    }
+
+    func revokeFamilies(userID: String, at date: Date) throws {
+        try run(
+            "UPDATE token_families SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
+            [SQLiteValue(date), .text(userID)])
+    }
+
+    func signingKeys(tenantID: String) throws -> [StoredSigningKey] {
+        try query(
+            "SELECT * FROM signing_keys WHERE tenant_id = ? ORDER BY created_at DESC, id", [.text(tenantID)]
+        ).map { row in
+            guard let sealed = row.blob("sealed_private_key") else { throw StoreError.corrupt("signing_keys") }
+            return StoredSigningKey(
+                id: try row.requiredString("id"), tenantID: try row.requiredString("tenant_id"),
+                algorithm: try row.requiredString("algorithm"), sealedPrivateKey: sealed,
+                createdAt: try row.requiredDate("created_at"), retiredAt: row.date("retired_at"))
+        }
+    }
+
+    func insert(_ key: StoredSigningKey) throws {
+        try run(
+            """
+            INSERT INTO signing_keys (id, tenant_id, algorithm, sealed_private_key, created_at, retired_at)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """,
+            [.text(key.id), .text(key.tenantID), .text(key.algorithm), .blob(key.sealedPrivateKey),
+             SQLiteValue(key.createdAt), SQLiteValue(key.retiredAt)])
+    }
+
+    func retireSigningKeys(tenantID: String, except keepID: String, at date: Date) throws {
+        try run(
+            "UPDATE signing_keys SET retired_at = ? WHERE tenant_id = ? AND id <> ? AND retired_at IS NULL",
+            [SQLiteValue(date), .text(tenantID), .text(keepID)])
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import LatchSQLite
+
+// MARK: - Users
+
+extension SQLiteStoreSession {
+    func user(email: String, tenantID: String) throws -> User? {
+        try queryOne("SELECT * FROM users WHERE tenant_id = ? AND email = ?", [.text(tenantID), .text(email)])
+            .map(decodeUser)
+    }
+
+    func user(id: String, tenantID: String) throws -> User? {
+        try queryOne("SELECT * FROM users WHERE id = ? AND tenant_id = ?", [.text(id), .text(tenantID)])
+            .map(decodeUser)
+    }
+
+    func users(tenantID: String, limit: Int) throws -> [User] {
+        try query(
+            "SELECT * FROM users WHERE tenant_id = ? ORDER BY created_at, id LIMIT ?",
+            [.text(tenantID), .integer(Int64(limit))]
+        ).map(decodeUser)
+    }
+
+    func userCount(tenantID: String) throws -> Int {
+        let row = try queryOne("SELECT count(*) AS n FROM users WHERE tenant_id = ?", [.text(tenantID)])
+        return Int(row?.int("n") ?? 0)
+    }
+
+    func insert(_ user: User) throws {
+        try run(
+            """
+            INSERT INTO users (id, tenant_id, email, email_verified, password_hash, display_name, attributes,
+                               disabled, created_at, valid_since)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [.text(user.id), .text(user.tenantID), .text(user.email), .integer(user.emailVerified ? 1 : 0),
+             user.passwordHash.map { .text($0) } ?? .null, user.displayName.map { .text($0) } ?? .null,
+             SQLiteValue(json: user.attributes), .integer(user.disabled ? 1 : 0), SQLiteValue(user.createdAt),
+             SQLiteValue(user.validSince)])
+    }
+
+    func update(_ user: User) throws {
+        try run(
+            """
+            UPDATE users SET email = ?, email_verified = ?, password_hash = ?, display_name = ?, attributes = ?,
+                             disabled = ?, valid_since = ?
+            WHERE id = ? AND tenant_id = ?
+            """,
+            [.text(user.email), .integer(user.emailVerified ? 1 : 0), user.passwordHash.map { .text($0) } ?? .null,
+             user.displayName.map { .text($0) } ?? .null, SQLiteValue(json: user.attributes),
+             .integer(user.disabled ? 1 : 0), SQLiteValue(user.validSince), .text(user.id), .text(user.tenantID)])
+    }
+
+    private func decodeUser(_ row: SQLiteRow) throws -> User {
+        User(
+            id: try row.requiredString("id"), tenantID: try row.requiredString("tenant_id"),
+            email: try row.requiredString("email"), emailVerified: row.flag("email_verified"),
+            passwordHash: row.string("password_hash"), displayName: row.string("display_name"),
+            attributes: row.stringDictionary("attributes"), disabled: row.flag("disabled"),
+            createdAt: try row.requiredDate("created_at"), validSince: try row.requiredDate("valid_since"))
+    }
+}

@@ -1,0 +1,18 @@
+import Foundation
+import LatchServer
+import Synchronization
+
+/// A clock tests move by hand, so expiry (codes, continuation tokens, refresh sessions) is tested
+/// instantly.
+public final class TestClock: ServerClock {
+    private let current: Mutex<Date>
+
+    /// Starts at `start` (default: the real time now, so issued JWTs are valid for real verifiers).
+    public init(start: Date = Date()) { current = Mutex(start) }
+
+    /// The clock's instant.
+    public func now() -> Date { current.withLock { $0 } }
+
+    /// Moves the clock forward.
+    public func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}

@@ -1,0 +1,41 @@
+import LatchHTTP
+import Synchronization
+
+/// A running ``HTTPServer`` on an ephemeral loopback port, shut down when the scope ends.
+struct TestServer: ~Copyable {
+    let server: HTTPServer
+
+    var port: Int { server.port }
+
+    init(
+        maxBodyBytes: Int = 64 * 1024, maxHeaderBytes: Int = 16 * 1024, threadCount: Int = 4,
+        errorLog: @escaping @Sendable (String) -> Void = { _ in }, routes: (inout Router) -> Void
+    ) throws {
+        var router = Router()
+        router.errorLog = errorLog
+        routes(&router)
+        let configuration = HTTPServerConfiguration(
+            host: "127.0.0.1", port: 0, threadCount: threadCount, maxBodyBytes: maxBodyBytes,
+            maxHeaderBytes: maxHeaderBytes, idleTimeoutSeconds: 5, errorLog: errorLog)
+        server = HTTPServer(configuration: configuration, responder: router)
+        try server.start()
+    }
+
+    deinit {
+        server.shutdown(timeout: 2)
+    }
+
+    /// Sends one request on a fresh connection (with `Connection: close`) and reads the response.
+    func send(
+        _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []
+    ) throws -> RawHTTPResponse {
+        try RawHTTPClient.exchange(port: port, method: method, target: target, headers: headers, body: body)
+    }
+}
+
+/// Collects log lines from any thread.
+final class LogCollector: Sendable {
+    private let lines = Mutex<[String]>([])
+    var all: [String] { lines.withLock { $0 } }
+    var sink: @Sendable (String) -> Void { { [self] line in lines.withLock { $0.append(line) } } }
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Latch builds, tests and benchmarks with, when any is missing.
+# Idempotent and quiet when everything is present. Needs root (or sudo) only when installing.
+set -euo pipefail
+
+packages=(libmicrohttpd-dev libsqlite3-dev libssl-dev libargon2-dev pkg-config sqlite3 curl jq)
+if [ "${1:-}" = "--bench" ]; then packages+=(wrk); fi
+
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "installing: ${missing[*]}" >&2
+sudo_cmd=""
+[ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo_cmd apt-get update -qq
+$sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
