@@ -29,7 +29,7 @@ format:
 ## Benchmarks: wrk against a release latchd, plus the peer comparison when PEER=1.
 bench:
 	@scripts/install-deps.sh --bench
-	$(SWIFT) build -c release --product latchd --product latch-bench
+	$(SWIFT) build -c release --product latchd
 	scripts/bench.sh
 
 clean:

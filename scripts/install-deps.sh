@@ -4,7 +4,9 @@
 set -euo pipefail
 
 packages=(libmicrohttpd-dev libsqlite3-dev libssl-dev libargon2-dev pkg-config sqlite3 curl jq)
-if [ "${1:-}" = "--bench" ]; then packages+=(wrk); fi
+# --bench: wrk drives the load, argon2 (CLI) and python3 (ctypes on libargon2) time one password hash,
+# iproute2 (ss) checks the port.
+if [ "${1:-}" = "--bench" ]; then packages+=(wrk argon2 python3 iproute2); fi
 
 missing=()
 for package in "${packages[@]}"; do

@@ -52,11 +52,13 @@ public struct Argon2idHasher: Sendable {
         defer { passwordBytes.withUnsafeMutableBytes { zero($0) } }
         let length = argon2_encodedlen(t, m, p, UInt32(Self.saltLength), UInt32(Self.hashLength), Argon2_id)
         var encoded = [CChar](repeating: 0, count: length)
-        let status = passwordBytes.withUnsafeBytes { pwd in
-            salt.withUnsafeBytes { saltBuffer in
-                argon2id_hash_encoded(
-                    t, m, p, pwd.baseAddress, pwd.count, saltBuffer.baseAddress, saltBuffer.count,
-                    Self.hashLength, &encoded, length)
+        let status = Argon2Gate.run {
+            passwordBytes.withUnsafeBytes { pwd in
+                salt.withUnsafeBytes { saltBuffer in
+                    argon2id_hash_encoded(
+                        t, m, p, pwd.baseAddress, pwd.count, saltBuffer.baseAddress, saltBuffer.count,
+                        Self.hashLength, &encoded, length)
+                }
             }
         }
         guard status == ARGON2_OK.rawValue else {
@@ -75,9 +77,11 @@ public struct Argon2idHasher: Sendable {
         else { return false }
         var passwordBytes = Array(password.utf8)
         defer { passwordBytes.withUnsafeMutableBytes { zero($0) } }
-        let status = phc.withCString { encoded in
-            passwordBytes.withUnsafeBytes { pwd in
-                argon2id_verify(encoded, pwd.baseAddress, pwd.count)
+        let status = Argon2Gate.run {
+            phc.withCString { encoded in
+                passwordBytes.withUnsafeBytes { pwd in
+                    argon2id_verify(encoded, pwd.baseAddress, pwd.count)
+                }
             }
         }
         return status == ARGON2_OK.rawValue

@@ -95,10 +95,14 @@ public struct HTTPRequest: Sendable {
 
     static func splitTarget(_ target: String) -> (path: Substring, query: Substring?) {
         var rest = target[...]
-        // absolute-form (RFC 9112 §3.2.2): drop scheme and authority.
-        if !rest.hasPrefix("/"), let scheme = rest.range(of: "://") {
-            rest = rest[scheme.upperBound...]
-            rest = rest.firstIndex(of: "/").map { rest[$0...] } ?? "/"
+        // absolute-form (RFC 9112 §3.2.2): drop "scheme://authority".
+        if !rest.hasPrefix("/"), let colon = rest.firstIndex(of: ":"), rest[colon...].hasPrefix("://") {
+            let authority = rest[rest.index(colon, offsetBy: 3)...]
+            switch authority.firstIndex(where: { $0 == "/" || $0 == "?" }) {
+            case let end? where authority[end] == "/": rest = authority[end...]
+            case let end?: return ("/", authority[authority.index(after: end)...])
+            case nil: rest = "/"
+            }
         }
         if let mark = rest.firstIndex(of: "?") {
             return (rest[..<mark], rest[rest.index(after: mark)...])
@@ -111,15 +115,5 @@ public struct HTTPRequest: Sendable {
         let utf8 = value.utf8
         guard !utf8.isEmpty, utf8.count <= 128, utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
         return value
-    }
-}
-
-extension StringProtocol {
-    /// The string without leading and trailing spaces and tabs (HTTP OWS, RFC 9110 §5.6.3).
-    func trimmingASCIISpaces() -> SubSequence {
-        var slice = self[...]
-        while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
-        return slice
     }
 }

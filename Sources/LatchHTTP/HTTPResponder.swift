@@ -6,4 +6,17 @@
 public protocol HTTPResponder: Sendable {
     /// Produces the response for `request`. Must not trap; failures become error responses.
     func respond(to request: HTTPRequest) -> HTTPResponse
+
+    /// Renders a request refused by the server's limits before ``respond(to:)`` ran.
+    func respond(to request: HTTPRequest, refusedWith error: HTTPError) -> HTTPResponse
+}
+
+extension HTTPResponder {
+    /// Renders a request the server refused before ``respond(to:)`` could run: a body over the
+    /// limit (413) or a request head over the limit (431). `request` carries the method, target,
+    /// headers and request ids but no body. The default is the error's generic JSON object;
+    /// responders whose wire has its own error envelope override it.
+    public func respond(to request: HTTPRequest, refusedWith error: HTTPError) -> HTTPResponse {
+        error.response
+    }
 }

@@ -4,7 +4,7 @@
 /// `Content-Length` or `Transfer-Encoding` set here; for `HEAD` it sends the headers only
 /// (RFC 9110 §9.3.2).
 public struct HTTPResponse: Sendable {
-    /// The status code (RFC 9110 §15), 100...599.
+    /// The final status code (RFC 9110 §15), 200...599; the server sends anything else as 500.
     public var status: Int
     /// The header fields, in order.
     public var headers: HTTPHeaders

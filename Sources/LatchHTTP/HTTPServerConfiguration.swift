@@ -28,7 +28,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// The largest request head (request line plus header fields) accepted; larger heads get 431
     /// (RFC 6585 §5) with a JSON body. libmicrohttpd's own per-connection memory pool is sized to
     /// `maxHeaderBytes + 16 KiB`; a head too large even for that pool is answered by
-    /// libmicrohttpd itself with 431 (414 when the request line alone is too long) and a short body.
+    /// libmicrohttpd itself with 431 (414 when the request line alone is too long), a short HTML
+    /// body and no `x-request-id`; the JSON 431 covers heads between the two sizes.
     public var maxHeaderBytes: Int
     /// The most simultaneous connections; further connections are accepted and closed at once.
     public var connectionLimit: Int

@@ -15,25 +15,22 @@ struct MHDConnection {
     /// Appends every request header field to `context.headers` and returns the size of the head
     /// (field names and values plus `": "` and CRLF each), using `MHD_get_connection_values_n`.
     func collectHeaders(into context: RequestContext) -> Int {
-        var total = 0
-        withUnsafeMutablePointer(to: &total) { totalPointer in
-            let collector = HeaderCollector(context: context, total: totalPointer)
-            withExtendedLifetime(collector) {
-                _ = MHD_get_connection_values_n(
-                    handle, .HEADER_KIND,
-                    { cls, _, key, keySize, value, valueSize in
-                        guard let cls, let key else { return MHD_Result.YES }
-                        let collector = Unmanaged<HeaderCollector>.fromOpaque(cls).takeUnretainedValue()
-                        let name = MHDConnection.string(key, keySize)
-                        let text = value.map { MHDConnection.string($0, valueSize) } ?? ""
-                        collector.context.headers.add(name, text)
-                        collector.total.pointee += keySize + valueSize + 4
-                        return MHD_Result.YES
-                    },
-                    Unmanaged.passUnretained(collector).toOpaque())
-            }
+        var collector = HeaderCollector(context: Unmanaged.passUnretained(context))
+        _ = withUnsafeMutablePointer(to: &collector) { pointer in
+            MHD_get_connection_values_n(
+                handle, .HEADER_KIND,
+                { cls, _, key, keySize, value, valueSize in
+                    guard let cls, let key else { return MHD_Result.YES }
+                    let collector = cls.assumingMemoryBound(to: HeaderCollector.self)
+                    let name = MHDConnection.string(key, keySize)
+                    let text = value.map { MHDConnection.string($0, valueSize) } ?? ""
+                    collector.pointee.context._withUnsafeGuaranteedRef { $0.headers.add(name, text) }
+                    collector.pointee.total += keySize + valueSize + 4
+                    return MHD_Result.YES
+                },
+                pointer)
         }
-        return total
+        return collector.total
     }
 
     /// The peer's IP address as text, or `""`.
@@ -72,7 +69,7 @@ struct MHDConnection {
     /// its headers plus `x-request-id` and, when known, `client-request-id`, and queues it.
     /// Returns `false` if libmicrohttpd refused, which the caller turns into closing the connection.
     func queue(_ response: HTTPResponse, context: RequestContext, closeConnection: Bool, log: @Sendable (String) -> Void) -> Bool {
-        let status = (100...599).contains(response.status) ? response.status : 500
+        let status = (200...599).contains(response.status) ? response.status : 500
         let created: OpaquePointer? = response.body.withUnsafeBytes { raw in
             MHD_create_response_from_buffer(
                 raw.count, raw.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) },
@@ -104,13 +101,10 @@ struct MHDConnection {
 
     // MARK: - Helpers
 
-    private final class HeaderCollector {
-        let context: RequestContext
-        let total: UnsafeMutablePointer<Int>
-        init(context: RequestContext, total: UnsafeMutablePointer<Int>) {
-            self.context = context
-            self.total = total
-        }
+    /// What the header iterator callback accumulates, on the caller's stack.
+    private struct HeaderCollector {
+        let context: Unmanaged<RequestContext>
+        var total = 0
     }
 
     /// Lossy UTF-8 text for `count` bytes at `pointer` (invalid bytes become U+FFFD; never traps).

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Synchronization
 
 #if canImport(Darwin)
 import Darwin
@@ -91,15 +92,15 @@ enum MHDRequestHandler {
                 context.stage = .discardingBody
                 context.discardedBytes = context.body.count + size
                 context.body = []
-                // Answer at once if libmicrohttpd allows it in this state; else after the body.
-                _ = respond(HTTPError.payloadTooLarge(limit: core.maxBodyBytes).response, core: core, connection: connection, context: context)
+                // libmicrohttpd 0.9.75 refuses to queue a response while the body is still being
+                // received, so the 413 goes out when the body ends (or the connection is closed).
                 return MHD_Result.YES
             }
             context.body.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: size))
             return MHD_Result.YES
         case .discardingBody:
             guard size > 0, let uploadSize else {
-                return respond(HTTPError.payloadTooLarge(limit: core.maxBodyBytes).response, core: core, connection: connection, context: context)
+                return respond(refused(HTTPError.payloadTooLarge(limit: core.maxBodyBytes), core: core, connection: connection, context: context), core: core, connection: connection, context: context)
                     ? MHD_Result.YES : MHD_Result.NO
             }
             uploadSize.pointee = 0
@@ -118,13 +119,21 @@ enum MHDRequestHandler {
         context.clientRequestID = HTTPRequest.saneClientRequestID(context.headers["client-request-id"])
         context.stage = .receivingBody
         if headSize > core.maxHeaderBytes {
-            return respondOrClose(HTTPError.headerFieldsTooLarge(limit: core.maxHeaderBytes).response, core: core, connection: connection, context: context)
+            return respondOrClose(refused(HTTPError.headerFieldsTooLarge(limit: core.maxHeaderBytes), core: core, connection: connection, context: context), core: core, connection: connection, context: context)
         }
         if let declared = context.headers["content-length"], let length = UInt64(declared.trimmingASCIISpaces()),
            length > UInt64(core.maxBodyBytes) {
-            return respondOrClose(HTTPError.payloadTooLarge(limit: core.maxBodyBytes).response, core: core, connection: connection, context: context)
+            return respondOrClose(refused(HTTPError.payloadTooLarge(limit: core.maxBodyBytes), core: core, connection: connection, context: context), core: core, connection: connection, context: context)
         }
         return MHD_Result.YES
+    }
+
+    /// The responder's rendering of a limit error, for a body-less copy of the request.
+    private static func refused(_ error: HTTPError, core: ServerCore, connection: MHDConnection, context: RequestContext) -> HTTPResponse {
+        let request = HTTPRequest(
+            method: context.method, target: context.target, headers: context.headers, body: [],
+            remoteAddress: connection.clientAddress(), requestID: context.requestID)
+        return core.responder.respond(to: request, refusedWith: error)
     }
 
     /// Final call: the whole body is here. Runs the responder and queues its response.
@@ -147,15 +156,4 @@ enum MHDRequestHandler {
         if queued { context.stage = .responded }
         return queued
     }
-}
-
-extension String {
-    /// The string with CR and LF replaced by spaces, for one-line logs.
-    func replacingNewlines() -> String {
-        String(decoding: utf8.map { $0 == 0x0A || $0 == 0x0D ? 0x20 : $0 }, as: UTF8.self)
-    }
-}
-
-extension Substring {
-    func replacingNewlines() -> String { String(self).replacingNewlines() }
 }

@@ -22,7 +22,6 @@ final class RequestContext {
     var headers = HTTPHeaders()
     var body: [UInt8] = []
     var discardedBytes = 0
-    var remoteAddress = ""
     var clientRequestID: String?
 
     init(target: String) {

@@ -46,6 +46,12 @@ final class RawHTTPClient {
         self.descriptor = descriptor
     }
 
+    /// Changes the receive timeout (5 s by default).
+    func setReceiveTimeout(milliseconds: Int) {
+        var timeout = timeval(tv_sec: milliseconds / 1000, tv_usec: Int((milliseconds % 1000) * 1000))
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     deinit {
         Glibc.close(descriptor)
     }
@@ -111,6 +117,18 @@ final class RawHTTPClient {
             buffer = []
         }
         return RawHTTPResponse(status: status, headers: headers, body: body)
+    }
+
+    /// Half-closes the connection: the server reads end-of-file after what was written.
+    func finishWriting() {
+        _ = Glibc.shutdown(descriptor, Int32(SHUT_WR))
+    }
+
+    /// Reads and returns everything until the server closes the connection.
+    func readToEnd() -> [UInt8] {
+        while (try? fill()) == true {}
+        defer { buffer = [] }
+        return buffer
     }
 
     /// Whether the server closed the connection (reads EOF or reset within the timeout).

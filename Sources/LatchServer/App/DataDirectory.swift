@@ -32,7 +32,9 @@ public struct DataDirectory: Sendable {
         let file = path + "/" + name
         if let data = FileManager.default.contents(atPath: file), !data.isEmpty { return Array(data) }
         let value = make()
-        let temporary = file + ".tmp"
+        // A name of its own per call: racing openers (a server and an admin command, or threads) must
+        // never write, link or unlink each other's temporary file.
+        let temporary = file + ".tmp-\(getpid())-\(SecureRandom.hex(byteCount: 8))"
         guard FileManager.default.createFile(atPath: temporary, contents: Data(value), attributes: [.posixPermissions: 0o600])
         else { throw ConfigurationError("cannot write \(temporary)") }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))

@@ -19,6 +19,8 @@ public final class LatchServerApp: Sendable {
 
     private let store: SQLiteStore
     private let http: HTTPServer
+    /// The configured public origin without trailing slashes, so `iss` and discovery URLs never hold `//`.
+    private let publicURL: String?
     private let worker: OutboxWorker?
     private let drainFlag: DrainFlag
 
@@ -26,6 +28,8 @@ public final class LatchServerApp: Sendable {
     /// `latch-dev` client) on first start.
     public init(configuration: LatchServerConfiguration) throws {
         self.configuration = configuration
+        let publicURL = configuration.publicURL.map(LatchServerApp.origin(trimming:))
+        self.publicURL = publicURL
         let directory = try DataDirectory(path: configuration.dataDirectory)
         dataDirectory = directory
         let store = try SQLiteStore(path: directory.databasePath, durable: configuration.durable)
@@ -41,7 +45,7 @@ public final class LatchServerApp: Sendable {
         self.worker = worker
         let services = AuthServices(
             store: store, clock: configuration.clock, masterKey: try directory.masterKey(),
-            baseURL: configuration.publicURL ?? "http://\(configuration.host):\(configuration.port)",
+            baseURL: publicURL ?? "http://\(configuration.host):\(configuration.port)",
             hasher: Argon2idHasher(parameters: configuration.passwordHashing),
             outboxChanged: { worker?.notify() }, signInObserved: { metrics.record(signIn: $0) })
         self.services = services
@@ -65,13 +69,13 @@ public final class LatchServerApp: Sendable {
         let box = DrainFlag()
         OperationsAPI(services: services, metrics: metrics, isDraining: { box.isSet }).register(in: &router)
         drainFlag = box
-        http = HTTPServer(configuration: httpConfiguration, responder: MetricsResponder(next: router, metrics: metrics))
+        http = HTTPServer(configuration: httpConfiguration, responder: MetricsResponder(next: router, metrics: metrics, clock: configuration.clock))
     }
 
     /// Starts listening and delivering.
     public func start() throws {
         try http.start()
-        if configuration.publicURL == nil {
+        if publicURL == nil {
             let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
             services.tokens.setBaseURL("http://\(host):\(http.port)")
         }
@@ -83,7 +87,14 @@ public final class LatchServerApp: Sendable {
 
     /// The public origin, e.g. `http://127.0.0.1:8080`.
     public var baseURL: String {
-        configuration.publicURL ?? "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(port)"
+        publicURL ?? "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(port)"
+    }
+
+    /// `url` without trailing slashes: `https://id.example.com/` becomes `https://id.example.com`.
+    static func origin(trimming url: String) -> String {
+        var trimmed = Substring(url)
+        while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        return String(trimmed)
     }
 
     /// Stops accepting connections, lets in-flight requests finish, flushes the outbox and closes

@@ -7,12 +7,21 @@ import LatchHTTP
 struct MetricsResponder: HTTPResponder {
     let next: any HTTPResponder
     let metrics: Metrics
+    let clock: any ServerClock
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
         let start = DispatchTime.now().uptimeNanoseconds
         let response = next.respond(to: request)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         metrics.record(route: Self.label(request.path, status: response.status), method: request.method, status: response.status, seconds: seconds)
+        return response
+    }
+
+    /// A request the HTTP layer refused (body or head too large): rendered in the native-auth
+    /// error envelope, which every form endpoint speaks, and counted like any other.
+    func respond(to request: HTTPRequest, refusedWith error: HTTPError) -> HTTPResponse {
+        let response = NativeAuthErrorTable.response(for: error, context: WireContext(request), now: clock.now())
+        metrics.record(route: Self.label(request.path, status: response.status), method: request.method, status: response.status, seconds: 0)
         return response
     }
 

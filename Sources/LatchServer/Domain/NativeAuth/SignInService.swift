@@ -100,7 +100,8 @@ public struct SignInService: Sendable {
             }
         } catch let failure as AuthFailure {
             switch failure {
-            case .invalidCredentials, .invalidCode, .codeExpired, .codeAttemptsExceeded, .userDisabled:
+            // Code failures are observed where they are audited, in `signInWithCode`.
+            case .invalidCredentials, .userDisabled:
                 observe(SignInOutcome(failure))
             default: break
             }
@@ -133,7 +134,7 @@ public struct SignInService: Sendable {
         }
         if user.disabled { throw AuthFailure.userDisabled }
         let rehashed = hasher.needsRehash(stored) ? try hasher.hash(password) : nil
-        return try finish(context, flow: flow, user: user, scopes: scopes, amr: ["pwd"], clientInfo: request.clientInfo) {
+        return try finish(context, flow: flow, scopes: scopes, amr: ["pwd"], clientInfo: request.clientInfo) {
             tx, user in
             if let rehashed {
                 user.passwordHash = rehashed
@@ -171,12 +172,12 @@ public struct SignInService: Sendable {
             throw AuthFailure.invalidContinuationToken
         }
         let amr = flow.amr.isEmpty ? ["otp"] : flow.amr
-        return try finish(context, flow: flow, user: nil, scopes: scopes, amr: amr, clientInfo: request.clientInfo) { _, _ in }
+        return try finish(context, flow: flow, scopes: scopes, amr: amr, clientInfo: request.clientInfo) { _, _ in }
     }
 
     /// Consumes the flow, starts the session and signs the tokens.
     private func finish(
-        _ context: ClientContext, flow: Flow, user: User?, scopes: ScopeSet, amr: [String], clientInfo: Bool,
+        _ context: ClientContext, flow: Flow, scopes: ScopeSet, amr: [String], clientInfo: Bool,
         extra: (any StoreWriting, inout User) throws -> Void
     ) throws -> TokenResponse {
         let (session, user) = try flows.store.write { tx in
@@ -186,7 +187,6 @@ public struct SignInService: Sendable {
             try extra(tx, &updated)
             return (session, updated)
         }
-        _ = user
         observe(.success)
         return try tokens.tokenResponse(
             context: context, user: user, family: session.family, scopes: scopes, refreshToken: session.refreshToken,

@@ -17,10 +17,14 @@ public struct AttributeDefinition: Codable, Sendable, Equatable {
         self.regex = regex
     }
 
-    /// Whether `value` is acceptable: non-empty, at most 256 characters, and matching `regex`.
+    /// Whether `value` is acceptable: non-empty, at most 256 characters, no control characters,
+    /// and matching `regex` in full.
     public func accepts(_ value: String) -> Bool {
-        guard !value.isEmpty, value.count <= 256 else { return false }
+        guard !value.isEmpty, value.count <= 256,
+            !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { return false }
         guard let regex else { return true }
-        return value.range(of: "^(?:\(regex))$", options: .regularExpression) != nil
+        // \A and \z anchor the whole string; `$` would also match before a trailing line break.
+        return value.range(of: "\\A(?:\(regex))\\z", options: .regularExpression) != nil
     }
 }

@@ -11,11 +11,13 @@ public final class SQLiteStore: Store {
     ///   - path: the database file.
     ///   - durable: `true` syncs every commit to disk before answering (`synchronous=FULL`);
     ///     `false` is crash-safe only (`synchronous=NORMAL`): the last commits may be lost on power loss.
+    ///   - readers: read connections in the pool (WAL readers never block the writer).
     /// - Throws: ``StoreError/unavailable(_:)`` when the file cannot be opened or migrated.
-    public init(path: String, durable: Bool = true) throws {
+    public init(path: String, durable: Bool = true, readers: Int = 8) throws {
         do {
             var configuration = SQLiteConfiguration()
             configuration.durability = durable ? .full : .normal
+            configuration.readerCount = readers
             database = try SQLiteDatabase(path: path, configuration: configuration)
             try database.migrate(SQLiteSchema.migrations)
         } catch {

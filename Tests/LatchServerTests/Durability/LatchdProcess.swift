@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The real `latchd serve --dev` binary as a child process, for crash and shutdown tests.
+// @unchecked Sendable: `process` is only started in `start` and afterwards only read (pid, state) or signalled.
+final class LatchdProcess: @unchecked Sendable {
+    let process: Process
+    let dataDirectory: String
+    let logPath: String
+    let baseURL: String
+    let port: Int
+
+    private init(process: Process, dataDirectory: String, logPath: String, baseURL: String, port: Int) {
+        self.process = process
+        self.dataDirectory = dataDirectory
+        self.logPath = logPath
+        self.baseURL = baseURL
+        self.port = port
+    }
+
+    var pid: pid_t { process.processIdentifier }
+
+    /// A fresh directory path (not created) for a data directory.
+    static func temporaryDataDirectory() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("latchd-test-\(UUID().uuidString)").path
+    }
+
+    /// The `latchd` built next to the test bundle, or under `.build/debug` of the package.
+    static func executable() throws -> URL {
+        let fileManager = FileManager.default
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        var candidates: [URL] = []
+        for _ in 0..<8 {
+            candidates.append(directory.appendingPathComponent("latchd"))
+            candidates.append(directory.appendingPathComponent(".build/debug/latchd"))
+            directory.deleteLastPathComponent()
+        }
+        candidates.append(URL(fileURLWithPath: fileManager.currentDirectoryPath).appendingPathComponent(".build/debug/latchd"))
+        guard let found = candidates.first(where: { fileManager.isExecutableFile(atPath: $0.path) }) else {
+            throw LatchdProcessError("latchd not found next to \(CommandLine.arguments[0]); build it with `swift build --build-tests`")
+        }
+        return found
+    }
+
+    /// Starts `latchd serve --dev` on an ephemeral port over `dataDirectory` and waits for `/healthz`.
+    static func start(dataDirectory: String, timeout: Duration = .seconds(20)) async throws -> LatchdProcess {
+        let logDirectory = dataDirectory + ".logs"
+        try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
+        let logPath = logDirectory + "/latchd-\(UUID().uuidString).log"
+        guard FileManager.default.createFile(atPath: logPath, contents: nil) else {
+            throw LatchdProcessError("cannot create \(logPath)")
+        }
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = ["serve", "--dev", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory, "--http-threads", "8"]
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LATCH_") }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+        try? log.close()
+
+        let deadline = ContinuousClock.now + timeout
+        var baseURL: String?
+        while baseURL == nil {
+            let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("latchd listening on ") }) {
+                baseURL = String(line.dropFirst("latchd listening on ".count))
+                break
+            }
+            if !process.isRunning {
+                throw LatchdProcessError("latchd exited with \(process.terminationStatus) before listening:\n\(text)")
+            }
+            if ContinuousClock.now > deadline {
+                kill(process.processIdentifier, SIGKILL)
+                throw LatchdProcessError("latchd did not print its banner in time:\n\(text)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let url = try #require(baseURL)
+        let port = try #require(url.split(separator: ":").last.flatMap { Int($0) })
+        let server = LatchdProcess(process: process, dataDirectory: dataDirectory, logPath: logPath, baseURL: url, port: port)
+        while true {
+            if let health = try? await WireClient(baseURL: url).raw("GET", "/healthz"), health.status == 200 { break }
+            if ContinuousClock.now > deadline {
+                server.forceStop()
+                throw LatchdProcessError("latchd did not become healthy in time")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return server
+    }
+
+    /// Sends `signal` to the process.
+    func send(_ signal: Int32) {
+        if process.isRunning { kill(pid, signal) }
+    }
+
+    /// Waits for the process to exit; `false` if it still runs after `timeout`.
+    func waitForExit(timeout: Duration = .seconds(15)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            if ContinuousClock.now > deadline { return false }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return true
+    }
+
+    /// SIGKILL if still running; for cleanup.
+    func forceStop() {
+        if process.isRunning {
+            kill(pid, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// The process's output so far.
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// Removes the data directory and log.
+    static func removeData(_ dataDirectory: String) {
+        try? FileManager.default.removeItem(atPath: dataDirectory)
+        try? FileManager.default.removeItem(atPath: dataDirectory + ".logs")
+    }
+}
+
+/// A failure to run `latchd`.
+struct LatchdProcessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

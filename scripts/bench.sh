@@ -1,0 +1,318 @@
+#!/usr/bin/env bash
+# bench.sh - load-test a release latchd with wrk, the same way ../shared/peers/glewlwyd/run.sh
+# measures Glewlwyd, and print one table (docs/benchmarks.md explains how to read it).
+#
+# Usage:   scripts/bench.sh                 # Latch only
+#          PEER=1 scripts/bench.sh          # then Glewlwyd too, plus Latch/peer ratios
+#          DURATION=2s scripts/bench.sh     # short smoke run
+#
+# Knobs (env): LATCHD=<binary> (default $BUILD_DIR/release/latchd, BUILD_DIR=.build)
+#              PORT=18480 DURATION=8s (1s..10s) THREADS=2 CONNS=32 WARMUP=2s SETTLE=2
+#              USERS=8 HTTP_THREADS= (latchd --http-threads) TMPBASE=/tmp ARGON2_SAMPLES=10
+#              DURABILITIES="full normal" INSTALL=1 KEEP_WORK=0 LABEL= PEER=0
+#              PEER_DIR=<repo>/../shared/peers/glewlwyd
+# Writes bench-results/<UTC timestamp>[-LABEL]/: results.jsonl (one JSON line per test),
+# summary.md, raw wrk output per test, latchd logs, env.txt, argon2.json and, with PEER=1, peer/.
+# Traffic goes to 127.0.0.1 only. Nothing is installed except through scripts/install-deps.sh.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+LUA="$ROOT/scripts/bench"
+BUILD_DIR="${BUILD_DIR:-$ROOT/.build}"
+LATCHD="${LATCHD:-$BUILD_DIR/release/latchd}"
+HOST=127.0.0.1
+PORT="${PORT:-18480}"
+DURATION="${DURATION:-8s}"
+THREADS="${THREADS:-2}"
+CONNS="${CONNS:-32}"
+WARMUP="${WARMUP:-2s}"
+SETTLE="${SETTLE:-2}"
+USERS="${USERS:-8}"
+HTTP_THREADS="${HTTP_THREADS:-}"
+TMPBASE="${TMPBASE:-/tmp}"
+ARGON2_SAMPLES="${ARGON2_SAMPLES:-10}"
+DURABILITIES="${DURABILITIES:-full normal}"
+INSTALL="${INSTALL:-1}"
+KEEP_WORK="${KEEP_WORK:-0}"
+PEER="${PEER:-0}"
+PEER_DIR="${PEER_DIR:-$ROOT/../shared/peers/glewlwyd}"
+
+TENANT=default
+CLIENT_ID=latch-dev
+PASSWORD='BenchPassw0rd!2026'
+# The password policy refuses a password that contains the address's local part, so the users are
+# bench-user@…, bench-user-2@… rather than bench@example.com.
+user_email() { if (( $1 == 1 )); then echo "bench-user@example.com"; else echo "bench-user-$1@example.com"; fi; }
+
+BASE="http://$HOST:$PORT"
+DISCOVERY="$BASE/$TENANT/v2.0/.well-known/openid-configuration"
+JWKS="$BASE/$TENANT/discovery/v2.0/keys"
+NA_PREFIX="/$TENANT/oauth2/v2.0"
+TOKEN="$BASE$NA_PREFIX/token"
+
+log() { printf '[bench.sh %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+# ---------------------------------------------------------------- preflight
+secs="${DURATION%s}"
+[[ "$secs" =~ ^[0-9]+$ ]] && (( secs >= 1 && secs <= 10 )) || die "DURATION must be 1s..10s (got $DURATION)"
+(( CONNS >= THREADS && THREADS >= 1 )) || die "need CONNS >= THREADS >= 1"
+if [[ "$INSTALL" == 1 ]]; then "$ROOT/scripts/install-deps.sh" --bench; fi
+for tool in wrk curl jq sqlite3 argon2; do
+  command -v "$tool" >/dev/null || die "$tool is missing (scripts/install-deps.sh --bench installs it)"
+done
+[[ -x "$LATCHD" ]] || die "no latchd at $LATCHD: swift build -c release --product latchd (or set LATCHD / BUILD_DIR)"
+if ss -ltnH "sport = :$PORT" 2>/dev/null | grep -q .; then die "port $PORT is already in use (set PORT)"; fi
+
+RESULTS="$ROOT/bench-results/$(date -u +%Y%m%dT%H%M%SZ)${LABEL:+-$LABEL}"
+mkdir -p "$RESULTS"
+JSONL="$RESULTS/results.jsonl"
+: > "$JSONL"
+TCK=$(getconf CLK_TCK)
+NCPU=$(nproc)
+log "results in $RESULTS"
+
+{
+  echo "latchd: $LATCHD ($(stat -c '%y' "$LATCHD"))"
+  echo "commit: $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" status --porcelain 2>/dev/null | grep -q . && echo ' (+ uncommitted changes)')"
+  echo "wrk: $(dpkg-query -W -f='${Version}' wrk 2>/dev/null || echo '?')"
+  echo "kernel: $(uname -r)"; echo "cpus: $NCPU"; grep -m1 'model name' /proc/cpuinfo || true
+  echo "loadavg at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "params: THREADS=$THREADS CONNS=$CONNS DURATION=$DURATION WARMUP=$WARMUP USERS=$USERS HTTP_THREADS=${HTTP_THREADS:-default} DURABILITIES=$DURABILITIES"
+  echo "fs of data dirs: $(df -T "$TMPBASE" | awk 'NR==2{print $2" on "$1}')"
+} > "$RESULTS/env.txt"
+
+# ---------------------------------------------------------------- server lifecycle
+SPID="" WORK="" DURABILITY=""
+stop_server() {
+  [[ -n "$SPID" ]] || return 0
+  # let wrk's abandoned connections go away first, then SIGTERM (latchd drains in-flight requests)
+  for _ in $(seq 1 25); do
+    ss -tnH state established "( sport = :$PORT )" 2>/dev/null | grep -q . || break
+    sleep 0.2
+  done
+  kill -TERM "$SPID" 2>/dev/null || true
+  local st=0
+  for _ in $(seq 1 75); do kill -0 "$SPID" 2>/dev/null || break; sleep 0.2; done
+  if kill -0 "$SPID" 2>/dev/null; then log "latchd $SPID ignored SIGTERM for 15 s, sending SIGKILL"; kill -KILL "$SPID" || true; fi
+  wait "$SPID" || st=$?
+  echo "$st" > "$RESULTS/latchd-$DURABILITY-exit.txt"
+  (( st == 0 )) || log "WARNING: latchd exited with status $st"
+  cp "$WORK/latchd.log" "$RESULTS/latchd-$DURABILITY.log" 2>/dev/null || true
+  SPID=""
+  if [[ "$KEEP_WORK" != 1 && "$WORK" == "$TMPBASE"/latch-bench.* ]]; then rm -rf -- "$WORK"; fi
+}
+trap 'rc=$?; stop_server; exit $rc' EXIT
+
+start_server() {  # start_server full|normal
+  DURABILITY=$1
+  WORK="$(mktemp -d "$TMPBASE/latch-bench.XXXXXX")"
+  local args=(serve --dev --data-dir "$WORK/data" --listen "$HOST:$PORT" --durability "$DURABILITY")
+  [[ -n "$HTTP_THREADS" ]] && args+=(--http-threads "$HTTP_THREADS")
+  "$LATCHD" "${args[@]}" > "$WORK/latchd.log" 2>&1 &
+  SPID=$!
+  log "latchd started (pid $SPID, durability $DURABILITY, data $WORK/data)"
+  for _ in $(seq 1 100); do
+    curl -fsS --max-time 2 -o /dev/null "$DISCOVERY" 2>/dev/null && break
+    kill -0 "$SPID" 2>/dev/null || { cat "$WORK/latchd.log" >&2; die "latchd exited during startup"; }
+    sleep 0.1
+  done
+  curl -fsS --max-time 2 -o /dev/null "$DISCOVERY" || die "latchd not answering on $BASE"
+  : > "$WORK/users.txt"
+  for i in $(seq 1 "$USERS"); do
+    printf '%s\n' "$PASSWORD" | "$LATCHD" user create --data-dir "$WORK/data" --email "$(user_email "$i")" --password-stdin >/dev/null \
+      || die "latchd user create failed"
+    user_email "$i" >> "$WORK/users.txt"
+  done
+  log "$USERS users created"
+}
+
+# ---------------------------------------------------------------- curl helpers
+post() {  # post PATH field=value... -> body on stdout; fails on HTTP >= 400
+  local path=$1; shift
+  local a=()
+  for kv in "$@"; do a+=(--data-urlencode "$kv"); done
+  curl -fsS --max-time 10 "${a[@]}" "$BASE$NA_PREFIX/$path"
+}
+signin() {  # signin EMAIL -> token response JSON
+  local ct r
+  ct=$(post initiate client_id=$CLIENT_ID "username=$1" "challenge_type=password redirect" | jq -er .continuation_token) \
+    || die "initiate failed for $1"
+  r=$(post challenge client_id=$CLIENT_ID "continuation_token=$ct" "challenge_type=password redirect") || die "challenge failed"
+  [[ $(jq -r .challenge_type <<<"$r") == password ]] || die "challenge did not offer password: $r"
+  ct=$(jq -er .continuation_token <<<"$r")
+  post token client_id=$CLIENT_ID "continuation_token=$ct" grant_type=password "password=$PASSWORD" "scope=openid offline_access" \
+    || die "password token request failed"
+}
+smoke() {
+  local r rt r2
+  curl -fsS --max-time 5 "$DISCOVERY" > "$RESULTS/openid-configuration.json"
+  curl -fsS --max-time 5 "$JWKS" > "$RESULTS/jwks.json"
+  r=$(signin "$(user_email 1)")
+  rt=$(jq -er .refresh_token <<<"$r") || die "no refresh_token from the password sign-in"
+  jq -e .access_token <<<"$r" >/dev/null && jq -e .id_token <<<"$r" >/dev/null || die "sign-in lacks access_token/id_token"
+  r2=$(post token client_id=$CLIENT_ID grant_type=refresh_token "refresh_token=$rt") || die "refresh failed"
+  [[ $(jq -r .refresh_token <<<"$r2") != "$rt" && $(jq -r .refresh_token <<<"$r2") != null ]] || die "refresh did not rotate"
+  log "smoke test OK (discovery, JWKS, 3-step password sign-in, refresh with rotation)"
+}
+seed_refresh_tokens() {  # one fresh refresh token per line, CONNS + 2*THREADS of them
+  local n=$(( CONNS + 2 * THREADS )) i=0
+  : > "$WORK/refresh-tokens.txt"
+  for _ in $(seq 1 "$n"); do
+    i=$(( i % USERS + 1 ))
+    signin "$(user_email "$i")" | jq -er .refresh_token >> "$WORK/refresh-tokens.txt" || die "seeding refresh tokens failed"
+  done
+  log "seeded $n refresh tokens"
+}
+
+# ---------------------------------------------------------------- measurement
+# "utime+stime minflt" of latchd (/proc/PID/stat fields 14+15 and 10, counted after "(comm) ")
+cpu_ticks() { sed 's/^.*) //' "/proc/$SPID/stat" | awk '{print $12 + $13, $8}'; }
+
+bench() {  # bench NAME LABEL URL SCRIPT [script args...]
+  local name=$1 label=$2 url=$3 script=$4; shift 4
+  local out="$RESULTS/$name.txt" c0 c1 f0 f1 load
+  kill -0 "$SPID" 2>/dev/null || die "latchd died before $name"
+  sleep "$SETTLE"
+  load=$(cut -d' ' -f1 /proc/loadavg)
+  log "wrk $name: -t$THREADS -c$CONNS -d$DURATION $url (loadavg $load)"
+  read -r c0 f0 < <(cpu_ticks)
+  timeout $(( secs + 20 )) wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --timeout 5s --latency \
+      -s "$script" "$url" -- "$@" > "$out" 2>&1 || die "wrk failed for $name (see $out)"
+  kill -0 "$SPID" 2>/dev/null || die "latchd died during $name"
+  read -r c1 f1 < <(cpu_ticks)
+  grep '^WRKJSON ' "$out" | sed 's/^WRKJSON //' | jq -c \
+      --arg n "$name" --arg lbl "$label" --arg url "$url" --arg dur "$DURABILITY" \
+      --argjson cpu "$(( c1 - c0 ))" --argjson flt "$(( f1 - f0 ))" --argjson tck "$TCK" --argjson load "$load" '
+    {name:$n, "label":$lbl, durability:$dur, url:$url, loadavg_1m:$load} + .
+    + {server_cpu_s:($cpu/$tck), server_cores_used:($cpu/$tck/.duration_s),
+       server_cpu_ms_per_req:(if .requests>0 then $cpu/$tck*1000/.requests else null end),
+       server_minflt_per_req:(if .requests>0 then $flt/.requests else null end)}
+    + (if .extra.signins != null then
+         {signins:.extra.signins, signins_per_s:(.extra.signins/.duration_s),
+          server_cpu_ms_per_signin:(if .extra.signins>0 then $cpu/$tck*1000/.extra.signins else null end),
+          server_minflt_per_signin:(if .extra.signins>0 then $flt/.extra.signins else null end)}
+       else {} end)' >> "$JSONL" || die "no WRKJSON line in $out"
+  log "  -> $(tail -1 "$JSONL" | jq -r '"\(.rps) req/s  p50 \(.lat_p50_ms) ms  p99 \(.lat_p99_ms) ms  non2xx \(.non2xx3xx)  srv \(.server_cpu_ms_per_req|.*1000|round/1000) ms/req" + (if .signins then "  \(.signins_per_s|.*10|round/10) sign-ins/s" else "" end)')"
+}
+
+# Argon2id CPU seconds per hash, with the parameters of the hashes actually stored for the bench
+# users (read from the database). Two measurements, both in CPU time (other load on the cores
+# inflates CPU time much less than wall time):
+#  - lib: in-process on the libargon2 that latchd links, warm (scripts/bench/argon2_cpu.py, ctypes);
+#    this is what a long-running server pays and what the bound check uses;
+#  - cli: the argon2 CLI, one process per hash (cold 19 MiB allocation each time), for reference.
+measure_argon2() {
+  local phc m t p lib cli=() s
+  phc=$(sqlite3 -cmd '.timeout 10000' "$WORK/data/latch.db" \
+        "SELECT password_hash FROM users WHERE email='$(user_email 1)' LIMIT 1;")
+  [[ "$phc" =~ ^\$argon2id\$v=19\$m=([0-9]+),t=([0-9]+),p=([0-9]+)\$ ]] || die "unexpected stored hash: $phc"
+  m=${BASH_REMATCH[1]} t=${BASH_REMATCH[2]} p=${BASH_REMATCH[3]}
+  lib=$(ldd "$LATCHD" | awk '/libargon2/{print $3; exit}')
+  [[ -n "$lib" ]] || die "latchd does not link a shared libargon2"
+  python3 "$LUA/argon2_cpu.py" "$lib" "$m" "$t" "$p" "$ARGON2_SAMPLES" > "$WORK/argon2-lib.json" || die "argon2 timing failed"
+  for _ in $(seq 1 "$ARGON2_SAMPLES"); do
+    s=$(printf '%s' "$PASSWORD" | argon2 "benchsalt$RANDOM$RANDOM" -id -k "$m" -t "$t" -p "$p" -l 32 | awk '/seconds/{print $1}')
+    cli+=("$s")
+  done
+  printf '%s\n' "${cli[@]}" | jq -sc --slurpfile lib "$WORK/argon2-lib.json" \
+      --argjson m "$m" --argjson t "$t" --argjson p "$p" --arg params "${phc%\$*\$*}" '
+    {params:$params, m_kib:$m, t:$t, p:$p, mean_s:$lib[0].mean_s, lib:$lib[0],
+     cli:{tool:"argon2 CLI, one process per hash", samples_s:., mean_s:(add/length)}}' > "$RESULTS/argon2.json"
+  log "argon2id m=$m t=$t p=$p CPU per hash: $(jq -r '"lib warm \(.lib.mean_s*1e5|round/100) ms (cold \(.lib.cold_s*1e5|round/100)), CLI \(.cli.mean_s*1e5|round/100) ms"' "$RESULTS/argon2.json")"
+}
+
+run_server_suite() {  # run_server_suite full|normal
+  local dur=$1 sfx="" tag=""
+  [[ "$dur" == normal ]] && { sfx="_normal"; tag=" [crash-safe only (synchronous=NORMAL)]"; }
+  start_server "$dur"
+  smoke
+  [[ -f "$RESULTS/argon2.json" ]] || measure_argon2
+  # unrecorded warm-up of the HTTP path and the token endpoint
+  timeout 15 wrk -t"$THREADS" -c"$CONNS" -d"$WARMUP" "$DISCOVERY" >/dev/null 2>&1 || true
+  if [[ "$dur" == full ]]; then
+    bench a_discovery "(a) discovery GET .well-known/openid-configuration" "$DISCOVERY" "$LUA/get.lua"
+    bench b_jwks "(b) JWKS GET discovery/v2.0/keys" "$JWKS" "$LUA/get.lua"
+  fi
+  seed_refresh_tokens
+  bench "c2_refresh_rotate$sfx" "(c2) refresh_token grant, rotation chains$tag" "$TOKEN" \
+    "$LUA/refresh_chain.lua" "$WORK/refresh-tokens.txt" "$CLIENT_ID" "$THREADS"
+  bench "d_signin_password$sfx" "(d) password sign-in initiate+challenge+token$tag" "$TOKEN" \
+    "$LUA/signin.lua" "$NA_PREFIX" "$WORK/users.txt" "$PASSWORD" "$CLIENT_ID"
+  sleep "$SETTLE"
+  grep -ciE '(error|warning|fatal)' "$WORK/latchd.log" > "$RESULTS/latchd-$dur-problem-lines.txt" || true
+  stop_server
+}
+
+for d in $DURABILITIES; do
+  [[ "$d" == full || "$d" == normal ]] || die "DURABILITIES holds full and/or normal"
+  run_server_suite "$d"
+done
+
+# ---------------------------------------------------------------- report
+A2=$(jq .mean_s "$RESULTS/argon2.json")
+# The bound from the issue: sign-ins/s × Argon2 CPU-s per hash ≥ 0.9 × server cores used, i.e. at
+# least 90 % of the server's CPU during the sign-in test went into password hashing.
+jq -c --argjson a2 "$A2" --argjson ncpu "$NCPU" 'select(.signins != null) |
+  {name, signins_per_s, argon2_s_per_hash:$a2, argon2_cores:(.signins_per_s * $a2),
+   server_cores_used, server_cpu_ms_per_signin,
+   other_cpu_ms_per_signin:(.server_cpu_ms_per_signin - $a2 * 1000),
+   argon2_share:(.signins_per_s * $a2 / .server_cores_used),
+   pass:(.signins_per_s * $a2 >= 0.9 * .server_cores_used),
+   server_minflt_per_signin, ceiling_signins_per_s:($ncpu / $a2)}' "$JSONL" > "$RESULTS/argon2-bound.jsonl"
+summary() {
+  echo "### Latch ($(cut -d' ' -f1 /proc/loadavg) loadavg at end; THREADS=$THREADS CONNS=$CONNS DURATION=$DURATION)"
+  echo
+  echo "| test | req/s | p50 ms | p99 ms | non-2xx | sock err | srv CPU ms/req | sign-ins/s | srv CPU ms/sign-in |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+  jq -r 'def r(n): if . == null then "" else (. * pow(10; n) | round / pow(10; n) | tostring) end;
+    "| \(.label) | \(.rps|r(0)) | \(.lat_p50_ms|r(2)) | \(.lat_p99_ms|r(2)) | \(.non2xx3xx) | \(.err_connect+.err_read+.err_write+.err_timeout) | \(.server_cpu_ms_per_req|r(3)) | \(.signins_per_s|r(1)) | \(.server_cpu_ms_per_signin|r(2)) |"' "$JSONL"
+  echo
+  echo "Argon2id bound (hash CPU $(jq -r '"\(.params): \(.mean_s*1e5|round/100) ms in-process, \(.cli.mean_s*1e5|round/100) ms with the argon2 CLI"' "$RESULTS/argon2.json"), $NCPU cores):"
+  echo "sign-ins/s × argon2 s/hash ≥ 0.9 × server cores used  ⇔  Argon2 is ≥ 90 % of the server's CPU."
+  jq -r '"- \(.name): \(.signins_per_s*10|round/10)/s × \(.argon2_s_per_hash*1e5|round/100) ms = \(.argon2_cores*100|round/100) cores of Argon2 vs \(.server_cores_used*100|round/100) server cores used → \(.argon2_share*100|round) % \(if .pass then "PASS" else "FAIL" end); srv CPU/sign-in \(.server_cpu_ms_per_signin*100|round/100) ms = hash + \(.other_cpu_ms_per_signin*100|round/100) ms other (\(.server_minflt_per_signin|round) page faults/sign-in); ceiling if the hash had all cores: \(.ceiling_signins_per_s|round)/s"' "$RESULTS/argon2-bound.jsonl"
+  local bad
+  bad=$(jq -s '[.[] | select(.name|test("^(c2|d)_")) | .non2xx3xx + (.extra.bad // 0) + (.extra.pool_empty // 0)] | add // 0' "$JSONL")
+  echo
+  if (( bad > 0 )); then echo "**WARNING: $bad failed refresh/sign-in responses: the harness or the server is wrong (see the .txt files).**"
+  else echo "Refresh and sign-in tests: no non-2xx, no failed step, no empty token pool."; fi
+}
+summary > "$RESULTS/summary.md"
+cat "$RESULTS/summary.md"
+
+# ---------------------------------------------------------------- peer
+if [[ "$PEER" == 1 ]]; then
+  [[ -x "$PEER_DIR/run.sh" ]] || die "no peer script at $PEER_DIR/run.sh"
+  log "running the Glewlwyd peer ($PEER_DIR/run.sh), ~70 s"
+  DURATION="$DURATION" THREADS="$THREADS" CONNS="$CONNS" SETTLE="$SETTLE" RESULTS_BASE="$RESULTS/peer" \
+    "$PEER_DIR/run.sh" > "$RESULTS/peer-run.log" 2>&1 || { tail -20 "$RESULTS/peer-run.log" >&2; die "peer run failed"; }
+  PEERJ=$(ls -d "$RESULTS"/peer/*/ | tail -1)results.jsonl
+  [[ -s "$PEERJ" ]] || die "peer wrote no results.jsonl"
+  {
+    echo
+    echo "### Glewlwyd 2.7.5 peer ($(dirname "$PEERJ"))"
+    echo
+    sed -n '1,$p' "$(dirname "$PEERJ")/summary.md"
+    echo
+    echo "### Latch / peer"
+    echo
+    echo "| Latch test | peer test | Latch | peer | ratio | srv CPU/op Latch : peer ms |"
+    echo "|---|---|---:|---:|---:|---:|"
+    jq -rs '
+      (map(select(.source=="latch")) | INDEX(.name)) as $l | (map(select(.source=="peer")) | INDEX(.name)) as $p |
+      def row(ln; pn; what):
+        if $l[ln] and $p[pn] then
+          ($l[ln] | if what == "signins" then [.signins_per_s, .server_cpu_ms_per_signin] else [.rps, .server_cpu_ms_per_req] end) as $lv |
+          "| \(ln) | \(pn) | \($lv[0]|round) \(if what=="signins" then "sign-ins/s" else "req/s" end) | \($p[pn].rps|round) req/s | **\(($lv[0]/$p[pn].rps)*100|round/100)×** | \($lv[1]*100|round/100) : \($p[pn].server_cpu_ms_per_req*100|round/100) |"
+        else empty end;
+      row("a_discovery"; "a_discovery"; "rps"), row("b_jwks"; "b_jwks"; "rps"),
+      row("c2_refresh_rotate"; "c2_refresh_rotate"; "rps"), row("c2_refresh_rotate_normal"; "c2_refresh_rotate"; "rps"),
+      row("d_signin_password"; "d_password_grant"; "signins"), row("d_signin_password_normal"; "d_password_grant"; "signins")' \
+      <(jq -c '. + {source:"latch"}' "$JSONL") <(jq -c '. + {source:"peer"}' "$PEERJ")
+    echo
+    echo "Peer (d) is one request per sign-in (ROPC, PBKDF2-150k); Latch (d) is three (initiate, challenge, token; Argon2id)."
+    echo "_normal rows: Latch with synchronous=NORMAL (crash-safe only) against the peer's default fully synced SQLite."
+  } > "$RESULTS/peer-comparison.md"
+  cat "$RESULTS/peer-comparison.md"
+fi
+log "results in $RESULTS"
