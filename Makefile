@@ -21,10 +21,10 @@ build: deps
 	$(SWIFT) build
 
 lint:
-	$(SWIFT) format lint --strict --recursive --configuration .swift-format Package.swift Sources Tests Benchmarks
+	$(SWIFT) format lint --strict --recursive --configuration .swift-format Package.swift Sources Tests
 
 format:
-	$(SWIFT) format format --in-place --recursive --configuration .swift-format Package.swift Sources Tests Benchmarks
+	$(SWIFT) format format --in-place --recursive --configuration .swift-format Package.swift Sources Tests
 
 ## Benchmarks: wrk against a release latchd, plus the peer comparison when PEER=1.
 bench:

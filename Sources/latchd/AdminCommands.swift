@@ -47,7 +47,7 @@ enum AdminCommands {
             }
         case ("keys", "list"?):
             for key in try admin.signingKeys(tenant: try admin.tenant(named: tenantName)) {
-                let state = key.retiredAt.map { "retired \(iso($0))" } ?? "active"
+                let state = key.retiredAt.map { "superseded \(iso($0))" } ?? "signing from \(iso(key.activatesAt))"
                 print("\(key.id)\t\(key.algorithm)\tcreated \(iso(key.createdAt))\t\(state)")
             }
         case ("keys", "rotate"?):
@@ -55,8 +55,10 @@ enum AdminCommands {
             guard let algorithm = SigningAlgorithm(rawValue: name.uppercased()) else {
                 throw UsageError("--algorithm is ES256 or RS256")
             }
-            let key = try admin.rotateKey(tenant: try admin.tenant(named: tenantName), algorithm: algorithm)
-            print("new signing key \(key.id) (\(key.algorithm)); previous keys stay published until their tokens expire")
+            let key = try admin.rotateKey(
+                tenant: try admin.tenant(named: tenantName), algorithm: algorithm, immediately: arguments.flag("now"))
+            print("new signing key \(key.id) (\(key.algorithm)), published now, signing from \(iso(key.activatesAt));")
+            print("previous keys stay published until the tokens they signed expire")
         case ("outbox", _):
             let limit = Int(arguments.value("limit") ?? "") ?? 10
             let tenant = arguments.value("tenant").map { try? admin.tenant(named: $0) } ?? nil

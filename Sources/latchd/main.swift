@@ -10,7 +10,7 @@ let usage = """
            latchd client list [--tenant T]
            latchd user create --email ADDRESS [--tenant T] [--name NAME] [--password-stdin]
            latchd user list [--tenant T]
-           latchd keys list|rotate [--tenant T] [--algorithm ES256|RS256]
+           latchd keys list|rotate [--tenant T] [--algorithm ES256|RS256] [--now]
            latchd outbox [--tenant T] [--to ADDRESS] [--limit N]
            latchd audit [--tenant T] [--limit N]
     Every admin command takes --data-dir DIR (default ./latch-data).

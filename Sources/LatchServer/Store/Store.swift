@@ -38,7 +38,7 @@ public protocol StoreReading {
     func refreshToken(hash: String) throws -> RefreshTokenRecord?
     /// A token family.
     func tokenFamily(id: String) throws -> TokenFamily?
-    /// Signing keys of a tenant, newest first.
+    /// Signing keys of a tenant, latest activation first.
     func signingKeys(tenantID: String) throws -> [StoredSigningKey]
     /// Outbox messages, newest first, optionally filtered.
     func outboxMessages(tenantID: String?, recipient: String?, limit: Int) throws -> [OutboxMessage]
@@ -78,7 +78,7 @@ public protocol StoreWriting: StoreReading {
     func markRotated(hash: String, at date: Date) throws
     /// Adds a signing key.
     func insert(_ key: StoredSigningKey) throws
-    /// Retires every active key of the tenant except `keepID`.
+    /// Marks every key of the tenant except `keepID` as superseded from `date` (the new key's activation).
     func retireSigningKeys(tenantID: String, except keepID: String, at date: Date) throws
     /// Adds an outbox message.
     func insert(_ message: OutboxMessage) throws

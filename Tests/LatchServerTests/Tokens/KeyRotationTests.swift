@@ -22,6 +22,13 @@ struct KeyRotationTests {
         #expect(record.id != oldKid)
         server.clock.advance(by: 6)  // past the key ring's 5 s cache
 
+        // Published at once, but not signing until cached JWKS documents have expired.
+        let early = try await TokenHelpers.jwks(client)
+        #expect(Set(early.keys.map(\.kid)) == [oldKid, record.id])
+        let (_, during) = try await TokenHelpers.userWithTokens(server)
+        #expect(try DecodedJWT(during.accessToken).kid == oldKid)
+        server.clock.advance(by: KeyRing.propagationDelay)
+
         let jwks = try await TokenHelpers.jwks(client)
         #expect(Set(jwks.keys.map(\.kid)) == [oldKid, record.id])
         #expect(jwks.key(withID: record.id)?.kty == "RSA")
@@ -60,7 +67,8 @@ struct KeyRotationTests {
         let oldKid = try #require(try DecodedJWT(before.accessToken).kid)
 
         let console = try AdminConsole.open(dataDirectory: server.dataDirectory)
-        let record = try console.admin.rotateKey(tenant: try console.admin.tenant(named: "default"), algorithm: .rs256)
+        let record = try console.admin.rotateKey(
+            tenant: try console.admin.tenant(named: "default"), algorithm: .rs256, immediately: true)
         console.close()
 
         server.clock.advance(by: 6)

@@ -101,9 +101,11 @@ public struct AdminService: Sendable {
         try store.read { try $0.signingKeys(tenantID: tenant.id) }
     }
 
-    /// Rotates `tenant`'s signing key.
-    public func rotateKey(tenant: Tenant, algorithm: SigningAlgorithm) throws -> StoredSigningKey {
-        try keyRing.rotate(tenant: tenant, algorithm: algorithm)
+    /// Rotates `tenant`'s signing key; see ``KeyRing/rotate(tenant:algorithm:immediately:)``.
+    public func rotateKey(tenant: Tenant, algorithm: SigningAlgorithm, immediately: Bool = false) throws
+        -> StoredSigningKey
+    {
+        try keyRing.rotate(tenant: tenant, algorithm: algorithm, immediately: immediately)
     }
 
     /// Makes sure the development tenant `default` and the public client `latch-dev` exist.

@@ -11,21 +11,25 @@ public struct StoredSigningKey: Sendable, Equatable {
     public var algorithm: String
     /// Sealed PKCS#8 PEM.
     public var sealedPrivateKey: [UInt8]
-    /// When the key was created and started signing.
+    /// When the key was created and first published in the JWKS.
     public var createdAt: Date
-    /// When a newer key replaced it; it stays published until tokens it signed expire.
+    /// When it starts signing: after a rotation, later than `createdAt` by the JWKS cache lifetime,
+    /// so verifiers holding a cached JWKS already know the key when its first token arrives.
+    public var activatesAt: Date
+    /// When a newer key took over signing; it stays published until tokens it signed expire.
     public var retiredAt: Date?
 
     /// Creates a record.
     public init(
         id: String, tenantID: String, algorithm: String, sealedPrivateKey: [UInt8], createdAt: Date,
-        retiredAt: Date? = nil
+        activatesAt: Date, retiredAt: Date? = nil
     ) {
         self.id = id
         self.tenantID = tenantID
         self.algorithm = algorithm
         self.sealedPrivateKey = sealedPrivateKey
         self.createdAt = createdAt
+        self.activatesAt = activatesAt
         self.retiredAt = retiredAt
     }
 }

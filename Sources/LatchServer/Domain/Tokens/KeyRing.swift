@@ -32,24 +32,35 @@ public final class KeyRing: Sendable {
         self.refreshInterval = refreshInterval
     }
 
-    /// Generates a key for `tenant`, stores it sealed, and retires the previous ones, in `tx`.
+    /// How long a new key is published before it signs: the JWKS `Cache-Control` lifetime, so a
+    /// verifier with a cached JWKS never meets a token whose `kid` it has not seen.
+    public static let propagationDelay: TimeInterval = 300
+
+    /// Generates a key for `tenant` and stores it sealed, in `tx`. It signs from `activatesAt`
+    /// (default: now); older keys stop signing at that instant but stay published until their tokens expire.
     @discardableResult
-    public func addKey(_ tx: any StoreWriting, tenant: Tenant, algorithm: SigningAlgorithm) throws -> StoredSigningKey {
+    public func addKey(_ tx: any StoreWriting, tenant: Tenant, algorithm: SigningAlgorithm, activatesAt: Date? = nil)
+        throws -> StoredSigningKey
+    {
         let kid = SecureRandom.hex(byteCount: 8)
         let key = try SigningKey.generate(algorithm, id: kid)
         let sealed = try SecretBox.seal(Array(try key.privateKeyPEM().utf8), key: masterKey)
+        let now = clock.now()
         let record = StoredSigningKey(
-            id: kid, tenantID: tenant.id, algorithm: algorithm.rawValue, sealedPrivateKey: sealed,
-            createdAt: clock.now())
+            id: kid, tenantID: tenant.id, algorithm: algorithm.rawValue, sealedPrivateKey: sealed, createdAt: now,
+            activatesAt: activatesAt ?? now)
         try tx.insert(record)
-        try tx.retireSigningKeys(tenantID: tenant.id, except: kid, at: clock.now())
+        try tx.retireSigningKeys(tenantID: tenant.id, except: kid, at: record.activatesAt)
         return record
     }
 
-    /// Rotates `tenant`'s signing key now; the old key stays in the JWKS until its tokens expire.
-    public func rotate(tenant: Tenant, algorithm: SigningAlgorithm) throws -> StoredSigningKey {
+    /// Rotates `tenant`'s signing key. The new key is published at once and signs after
+    /// ``propagationDelay`` (or at once with `immediately`, e.g. when the old key is compromised);
+    /// the old key stays in the JWKS until every token it signed has expired.
+    public func rotate(tenant: Tenant, algorithm: SigningAlgorithm, immediately: Bool = false) throws -> StoredSigningKey {
+        let activatesAt = clock.now().addingTimeInterval(immediately ? 0 : Self.propagationDelay)
         let record = try store.write { tx in
-            let record = try addKey(tx, tenant: tenant, algorithm: algorithm)
+            let record = try addKey(tx, tenant: tenant, algorithm: algorithm, activatesAt: activatesAt)
             try tx.insert(
                 AuditEvent(tenantID: tenant.id, at: clock.now(), kind: .keyRotated, detail: "kid=\(record.id)"))
             return record
@@ -90,21 +101,27 @@ public final class KeyRing: Sendable {
             guard let retiredAt = record.retiredAt else { return true }
             return retiredAt.addingTimeInterval(window) > now
         }
+        // Newest first: the signer is the newest key already active (else the oldest published one).
+        guard let signer = records.first(where: { $0.activatesAt <= now }) ?? records.last else {
+            throw StoreError.corrupt("tenant \(tenant.name) has no signing key")
+        }
         let ids = records.map(\.id)
-        if let previous, previous.ids == ids {
+        if let previous, previous.ids == ids, previous.active.id == signer.id {
             return TenantKeys(
                 active: previous.active, byID: previous.byID, jwks: previous.jwks, ids: ids, loadedAt: now)
         }
         var byID: [String: SigningKey] = [:]
-        var active: SigningKey?
         for record in records {
+            if let known = previous?.byID[record.id] {
+                byID[record.id] = known
+                continue
+            }
             guard let algorithm = SigningAlgorithm(rawValue: record.algorithm) else { continue }
             let pem = try SecretBox.open(record.sealedPrivateKey, key: masterKey)
-            let key = try SigningKey(privateKeyPEM: String(decoding: pem, as: UTF8.self), id: record.id, algorithm: algorithm)
-            byID[record.id] = key
-            if record.retiredAt == nil, active == nil { active = key }
+            byID[record.id] = try SigningKey(
+                privateKeyPEM: String(decoding: pem, as: UTF8.self), id: record.id, algorithm: algorithm)
         }
-        guard let active else { throw StoreError.corrupt("tenant \(tenant.name) has no active signing key") }
+        guard let active = byID[signer.id] else { throw StoreError.corrupt("signing key \(signer.id) is unreadable") }
         let set = JWKSet(keys: records.compactMap { byID[$0.id]?.publicJWK })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -82,6 +82,7 @@ enum SQLiteSchema {
                 algorithm TEXT NOT NULL,
                 sealed_private_key BLOB NOT NULL,
                 created_at INTEGER NOT NULL,
+                activates_at INTEGER NOT NULL,
                 retired_at INTEGER
             );
             CREATE TABLE outbox (

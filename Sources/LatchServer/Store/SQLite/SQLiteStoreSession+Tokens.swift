@@ -61,24 +61,25 @@ extension SQLiteStoreSession {
 
     func signingKeys(tenantID: String) throws -> [StoredSigningKey] {
         try query(
-            "SELECT * FROM signing_keys WHERE tenant_id = ? ORDER BY created_at DESC, id", [.text(tenantID)]
+            "SELECT * FROM signing_keys WHERE tenant_id = ? ORDER BY activates_at DESC, created_at DESC, id", [.text(tenantID)]
         ).map { row in
             guard let sealed = row.blob("sealed_private_key") else { throw StoreError.corrupt("signing_keys") }
             return StoredSigningKey(
                 id: try row.requiredString("id"), tenantID: try row.requiredString("tenant_id"),
                 algorithm: try row.requiredString("algorithm"), sealedPrivateKey: sealed,
-                createdAt: try row.requiredDate("created_at"), retiredAt: row.date("retired_at"))
+                createdAt: try row.requiredDate("created_at"), activatesAt: try row.requiredDate("activates_at"),
+                retiredAt: row.date("retired_at"))
         }
     }
 
     func insert(_ key: StoredSigningKey) throws {
         try run(
             """
-            INSERT INTO signing_keys (id, tenant_id, algorithm, sealed_private_key, created_at, retired_at)
-            VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO signing_keys (id, tenant_id, algorithm, sealed_private_key, created_at, activates_at, retired_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             """,
             [.text(key.id), .text(key.tenantID), .text(key.algorithm), .blob(key.sealedPrivateKey),
-             SQLiteValue(key.createdAt), SQLiteValue(key.retiredAt)])
+             SQLiteValue(key.createdAt), SQLiteValue(key.activatesAt), SQLiteValue(key.retiredAt)])
     }
 
     func retireSigningKeys(tenantID: String, except keepID: String, at date: Date) throws {
