@@ -1,9 +1,9 @@
 import Synchronization
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #else
-import Glibc
+    import Glibc
 #endif
 
 /// An HTTP/1.1 server (RFC 9112) on GNU libmicrohttpd that hands complete requests to an

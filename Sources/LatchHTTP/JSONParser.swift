@@ -19,7 +19,8 @@ struct JSONParser {
         var parser = JSONParser(bytes)
         parser.skipWhitespace()
         guard parser.peek() == UInt8(ascii: "{") else {
-            throw .badRequest(bytes.isEmpty ? "request body is empty; expected a JSON object" : "request body is not a JSON object")
+            throw .badRequest(
+                bytes.isEmpty ? "request body is empty; expected a JSON object" : "request body is not a JSON object")
         }
         let object = try parser.parseObject()
         parser.skipWhitespace()

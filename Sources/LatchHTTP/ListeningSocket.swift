@@ -1,7 +1,7 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #else
-import Glibc
+    import Glibc
 #endif
 
 /// Creates the listening TCP socket that libmicrohttpd is handed via `MHD_OPTION_LISTEN_SOCKET`,
@@ -36,9 +36,9 @@ enum ListeningSocket {
         }
 
         #if canImport(Darwin)
-        let streamType = SOCK_STREAM
+            let streamType = SOCK_STREAM
         #else
-        let streamType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+            let streamType = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         #endif
         let descriptor = socket(isIPv6 ? AF_INET6 : AF_INET, streamType, 0)
         guard descriptor >= 0 else {
@@ -50,12 +50,17 @@ enum ListeningSocket {
             _ = setsockopt(descriptor, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &one, socklen_t(MemoryLayout<Int32>.size))
         }
 
-        let bindResult: Int32 = isIPv6
+        let bindResult: Int32 =
+            isIPv6
             ? withUnsafePointer(to: &v6) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                }
             }
             : withUnsafePointer(to: &v4) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
         if bindResult != 0 {
             let code = errno
@@ -77,9 +82,9 @@ enum ListeningSocket {
 
     static func close(_ descriptor: Int32) {
         #if canImport(Darwin)
-        _ = Darwin.close(descriptor)
+            _ = Darwin.close(descriptor)
         #else
-        _ = Glibc.close(descriptor)
+            _ = Glibc.close(descriptor)
         #endif
     }
 

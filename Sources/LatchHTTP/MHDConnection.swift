@@ -1,9 +1,9 @@
 import CMicroHTTPD
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #else
-import Glibc
+    import Glibc
 #endif
 
 /// One libmicrohttpd connection, as the access handler sees it: read the request head, learn the
@@ -41,8 +41,8 @@ struct MHDConnection {
     /// `MHD_CONNECTION_INFO_CLIENT_ADDRESS`.
     func clientAddress() -> String {
         guard let getInfo = MHDConnection.getConnectionInfo,
-              let info = getInfo(handle, MHD_ConnectionInfoType.CONNECTION_INFO_CLIENT_ADDRESS.rawValue),
-              let address = info.pointee.client_addr
+            let info = getInfo(handle, MHD_ConnectionInfoType.CONNECTION_INFO_CLIENT_ADDRESS.rawValue),
+            let address = info.pointee.client_addr
         else { return "" }
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         switch Int32(address.pointee.sa_family) {
@@ -68,7 +68,8 @@ struct MHDConnection {
     /// Builds a libmicrohttpd response from `response` (body copied with `RESPMEM_MUST_COPY`), adds
     /// its headers plus `x-request-id` and, when known, `client-request-id`, and queues it.
     /// Returns `false` if libmicrohttpd refused, which the caller turns into closing the connection.
-    func queue(_ response: HTTPResponse, context: RequestContext, closeConnection: Bool, log: @Sendable (String) -> Void) -> Bool {
+    func queue(_ response: HTTPResponse, context: RequestContext, closeConnection: Bool, log: @Sendable (String) -> Void) -> Bool
+    {
         let status = (200...599).contains(response.status) ? response.status : 500
         let created: OpaquePointer? = response.body.withUnsafeBytes { raw in
             MHD_create_response_from_buffer(
@@ -127,8 +128,8 @@ struct MHDConnection {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
         case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-             UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
             return true
         default:
             return false
@@ -140,9 +141,9 @@ struct MHDConnection {
     /// `MHD_get_connection_info`, looked up once in the already-loaded libmicrohttpd.
     private static let getConnectionInfo: GetConnectionInfo? = {
         #if canImport(Darwin)
-        let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+            let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
         #else
-        let everywhere = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
+            let everywhere = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
         #endif
         guard let symbol = dlsym(everywhere, "MHD_get_connection_info") else { return nil }
         return unsafeBitCast(symbol, to: GetConnectionInfo.self)

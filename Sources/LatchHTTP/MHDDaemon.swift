@@ -18,16 +18,18 @@ final class MHDDaemon {
     private var listenDescriptor: Int32?
 
     /// Starts serving on `listenDescriptor`, which the daemon then owns.
-    init(core: ServerCore, listenDescriptor: Int32, isIPv6: Bool, configuration: HTTPServerConfiguration) throws(HTTPServerError) {
+    init(core: ServerCore, listenDescriptor: Int32, isIPv6: Bool, configuration: HTTPServerConfiguration) throws(HTTPServerError)
+    {
         guard configuration.threadCount >= 1, configuration.maxBodyBytes >= 0, configuration.maxHeaderBytes >= 256,
-              configuration.connectionLimit >= 1, configuration.perAddressConnectionLimit >= 0,
-              configuration.idleTimeoutSeconds >= 0
+            configuration.connectionLimit >= 1, configuration.perAddressConnectionLimit >= 0,
+            configuration.idleTimeoutSeconds >= 0
         else {
             throw HTTPServerError(kind: .invalidConfiguration, message: "thread count, limits and timeout must be positive")
         }
         let retainedCore = Unmanaged.passRetained(core)
         let cls = retainedCore.toOpaque()
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue
+        var flags =
+            MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue
             | MHD_USE_ERROR_LOG.rawValue
         if isIPv6 { flags |= MHD_USE_IPv6.rawValue }
 

@@ -2,9 +2,9 @@ import CMicroHTTPD
 import Synchronization
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #else
-import Glibc
+    import Glibc
 #endif
 
 /// The libmicrohttpd callbacks and the request life cycle they drive. Part of the private
@@ -30,15 +30,16 @@ enum MHDRequestHandler {
     /// closed, so a client slightly over the limit still gets its 413.
     static let discardAllowance = 1 << 20
 
-    static let uriLog: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
-        cls, uri, _ in
-        guard let cls else { return nil }
-        let context = RequestContext(target: uri.map { String(cString: $0) } ?? "/")
-        Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
-            _ = core.inFlight.wrappingAdd(1, ordering: .relaxed)
+    static let uriLog:
+        @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
+            cls, uri, _ in
+            guard let cls else { return nil }
+            let context = RequestContext(target: uri.map { String(cString: $0) } ?? "/")
+            Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
+                _ = core.inFlight.wrappingAdd(1, ordering: .relaxed)
+            }
+            return Unmanaged.passRetained(context).toOpaque()
         }
-        return Unmanaged.passRetained(context).toOpaque()
-    }
 
     static let completed: MHD_RequestCompletedCallback = { cls, _, slot, _ in
         guard let cls, let slot, let raw = slot.pointee else { return }
@@ -100,7 +101,10 @@ enum MHDRequestHandler {
             return MHD_Result.YES
         case .discardingBody:
             guard size > 0, let uploadSize else {
-                return respond(refused(HTTPError.payloadTooLarge(limit: core.maxBodyBytes), core: core, connection: connection, context: context), core: core, connection: connection, context: context)
+                return respond(
+                    refused(
+                        HTTPError.payloadTooLarge(limit: core.maxBodyBytes), core: core, connection: connection, context: context),
+                    core: core, connection: connection, context: context)
                     ? MHD_Result.YES : MHD_Result.NO
             }
             uploadSize.pointee = 0
@@ -113,23 +117,34 @@ enum MHDRequestHandler {
     }
 
     /// First call: the head is complete. Checks head size and declared body size.
-    private static func begin(core: ServerCore, connection: MHDConnection, context: RequestContext, method: UnsafePointer<CChar>?) -> MHD_Result {
+    private static func begin(core: ServerCore, connection: MHDConnection, context: RequestContext, method: UnsafePointer<CChar>?)
+        -> MHD_Result
+    {
         context.method = method.map { String(cString: $0) } ?? "GET"
         let headSize = connection.collectHeaders(into: context) + context.method.utf8.count + context.target.utf8.count + 12
         context.clientRequestID = HTTPRequest.saneClientRequestID(context.headers["client-request-id"])
         context.stage = .receivingBody
         if headSize > core.maxHeaderBytes {
-            return respondOrClose(refused(HTTPError.headerFieldsTooLarge(limit: core.maxHeaderBytes), core: core, connection: connection, context: context), core: core, connection: connection, context: context)
+            return respondOrClose(
+                refused(
+                    HTTPError.headerFieldsTooLarge(limit: core.maxHeaderBytes), core: core, connection: connection,
+                    context: context), core: core, connection: connection, context: context)
         }
         if let declared = context.headers["content-length"], let length = UInt64(declared.trimmingASCIISpaces()),
-           length > UInt64(core.maxBodyBytes) {
-            return respondOrClose(refused(HTTPError.payloadTooLarge(limit: core.maxBodyBytes), core: core, connection: connection, context: context), core: core, connection: connection, context: context)
+            length > UInt64(core.maxBodyBytes)
+        {
+            return respondOrClose(
+                refused(
+                    HTTPError.payloadTooLarge(limit: core.maxBodyBytes), core: core, connection: connection, context: context),
+                core: core, connection: connection, context: context)
         }
         return MHD_Result.YES
     }
 
     /// The responder's rendering of a limit error, for a body-less copy of the request.
-    private static func refused(_ error: HTTPError, core: ServerCore, connection: MHDConnection, context: RequestContext) -> HTTPResponse {
+    private static func refused(_ error: HTTPError, core: ServerCore, connection: MHDConnection, context: RequestContext)
+        -> HTTPResponse
+    {
         let request = HTTPRequest(
             method: context.method, target: context.target, headers: context.headers, body: [],
             remoteAddress: connection.clientAddress(), requestID: context.requestID)
@@ -146,11 +161,15 @@ enum MHDRequestHandler {
         return respondOrClose(response, core: core, connection: connection, context: context)
     }
 
-    private static func respondOrClose(_ response: HTTPResponse, core: ServerCore, connection: MHDConnection, context: RequestContext) -> MHD_Result {
+    private static func respondOrClose(
+        _ response: HTTPResponse, core: ServerCore, connection: MHDConnection, context: RequestContext
+    ) -> MHD_Result {
         respond(response, core: core, connection: connection, context: context) ? MHD_Result.YES : MHD_Result.NO
     }
 
-    private static func respond(_ response: HTTPResponse, core: ServerCore, connection: MHDConnection, context: RequestContext) -> Bool {
+    private static func respond(_ response: HTTPResponse, core: ServerCore, connection: MHDConnection, context: RequestContext)
+        -> Bool
+    {
         let queued = connection.queue(
             response, context: context, closeConnection: core.draining.load(ordering: .relaxed), log: core.errorLog)
         if queued { context.stage = .responded }

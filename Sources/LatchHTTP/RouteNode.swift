@@ -26,7 +26,8 @@ struct RouteNode: Sendable {
                 parameterChildren.append((name: name, node: child))
             }
         } else {
-            literalChildren[String(segment), default: RouteNode()].insert(rest, method: method, pattern: pattern, handler: handler)
+            literalChildren[String(segment), default: RouteNode()].insert(
+                rest, method: method, pattern: pattern, handler: handler)
         }
     }
 

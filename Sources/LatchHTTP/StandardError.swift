@@ -1,7 +1,7 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #else
-import Glibc
+    import Glibc
 #endif
 
 /// Writes diagnostic lines to standard error, one `write(2)` per line so that lines from
@@ -15,9 +15,9 @@ enum StandardError {
             var offset = 0
             while offset < buffer.count {
                 #if canImport(Darwin)
-                let written = Darwin.write(STDERR_FILENO, base + offset, buffer.count - offset)
+                    let written = Darwin.write(STDERR_FILENO, base + offset, buffer.count - offset)
                 #else
-                let written = Glibc.write(STDERR_FILENO, base + offset, buffer.count - offset)
+                    let written = Glibc.write(STDERR_FILENO, base + offset, buffer.count - offset)
                 #endif
                 if written <= 0 { return }
                 offset += written

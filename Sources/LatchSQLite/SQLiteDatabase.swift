@@ -112,7 +112,9 @@ public final class SQLiteDatabase: Sendable {
                 if let violation = try connection.queryOne("PRAGMA foreign_key_check") {
                     throw SQLiteError(
                         extendedCode: 19 | (3 << 8),  // SQLITE_CONSTRAINT_FOREIGNKEY
-                        message: "migration '\(migration.name)' leaves foreign key violations in table \(violation.string("table") ?? "?")")
+                        message:
+                            "migration '\(migration.name)' leaves foreign key violations in table \(violation.string("table") ?? "?")"
+                    )
                 }
                 try connection.run(
                     "INSERT INTO schema_migrations (name, applied_at) VALUES (?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",

@@ -18,7 +18,8 @@ public enum SQLiteMigrationError: Error, Sendable, Equatable, CustomStringConver
         case .unknownApplied(let name):
             return "migration '\(name)' is recorded in schema_migrations but missing from the list"
         case .outOfOrder(let missing, let applied):
-            return "migration '\(missing)' is listed before the applied '\(applied)' but was never applied; migrations are append-only"
+            return
+                "migration '\(missing)' is listed before the applied '\(applied)' but was never applied; migrations are append-only"
         }
     }
 }

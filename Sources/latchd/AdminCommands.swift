@@ -5,7 +5,9 @@ import LatchServer
 /// The `latchd` admin subcommands: tenants, clients, users, keys, outbox and audit, run against the
 /// data directory directly (they work while the server runs).
 enum AdminCommands {
-    static let options: Set<String> = ["data-dir", "tenant", "id", "name", "email", "to", "limit", "algorithm", "require-attribute", "scope"]
+    static let options: Set<String> = [
+        "data-dir", "tenant", "id", "name", "email", "to", "limit", "algorithm", "require-attribute", "scope",
+    ]
 
     static func run(_ command: String, _ arguments: Arguments) throws -> Int32 {
         let (admin, close) = try AdminConsole.open(dataDirectory: arguments.value("data-dir") ?? "./latch-data")
@@ -39,7 +41,9 @@ enum AdminCommands {
         case ("user", "create"?):
             guard let email = arguments.value("email") else { throw UsageError("user create --email ADDRESS [--password-stdin]") }
             let password = arguments.flag("password-stdin") ? readLine(strippingNewline: true) : nil
-            let user = try admin.createUser(tenant: try admin.tenant(named: tenantName), email: email, password: password, displayName: arguments.value("name"))
+            let user = try admin.createUser(
+                tenant: try admin.tenant(named: tenantName), email: email, password: password,
+                displayName: arguments.value("name"))
             print("created user \(user.email) (id \(user.id))")
         case ("user", "list"?):
             for user in try admin.users(tenant: try admin.tenant(named: tenantName)) {
@@ -64,12 +68,16 @@ enum AdminCommands {
             let tenant = arguments.value("tenant").map { try? admin.tenant(named: $0) } ?? nil
             for message in try admin.outbox(tenant: tenant, recipient: arguments.value("to"), limit: limit) {
                 let state = message.deliveredAt == nil ? "pending" : "delivered"
-                print("\(iso(message.createdAt))\tto=\(message.recipient)\tcode=\(message.code ?? "-")\t\(state)\t\(message.subject)")
+                print(
+                    "\(iso(message.createdAt))\tto=\(message.recipient)\tcode=\(message.code ?? "-")\t\(state)\t\(message.subject)"
+                )
             }
         case ("audit", _):
             let limit = Int(arguments.value("limit") ?? "") ?? 20
             for event in try admin.auditEvents(tenant: try admin.tenant(named: tenantName), limit: limit) {
-                print("\(iso(event.at))\t\(event.kind.rawValue)\tuser=\(event.userID ?? "-")\tclient=\(event.clientID ?? "-")\t\(event.detail ?? "")")
+                print(
+                    "\(iso(event.at))\t\(event.kind.rawValue)\tuser=\(event.userID ?? "-")\tclient=\(event.clientID ?? "-")\t\(event.detail ?? "")"
+                )
             }
         default:
             throw UsageError("unknown command: \(([command] + words).joined(separator: " "))")

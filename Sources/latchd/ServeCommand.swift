@@ -4,7 +4,9 @@ import LatchServer
 
 /// `latchd serve`: runs the server until SIGINT or SIGTERM, then drains in-flight requests.
 enum ServeCommand {
-    static let options: Set<String> = ["listen", "data-dir", "config", "database-url", "public-url", "durability", "http-threads"]
+    static let options: Set<String> = [
+        "listen", "data-dir", "config", "database-url", "public-url", "durability", "http-threads",
+    ]
 
     static func run(_ arguments: Arguments) throws -> Int32 {
         var configuration = LatchServerConfiguration()

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LatchHTTP
 
 @Suite struct BodyLimitTests {

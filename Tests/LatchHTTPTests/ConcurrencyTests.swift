@@ -2,10 +2,11 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+
 @testable import LatchHTTP
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite struct ConcurrencyTests {
@@ -18,7 +19,7 @@ import FoundationNetworking
         let ids = Mutex<Set<String>>([])
         Background.concurrentPerform(iterations: 200, threads: 16) { index in
             guard let response = try? RawHTTPClient.exchange(port: port, method: "GET", target: "/n/\(index)"),
-                  response.status == 200, response.text == "\(index)", let id = response.headers["x-request-id"]
+                response.status == 200, response.text == "\(index)", let id = response.headers["x-request-id"]
             else {
                 failures.add(1, ordering: .relaxed)
                 return
@@ -55,7 +56,9 @@ import FoundationNetworking
         let server = try TestServer { router in
             router.add("POST", "/{tenant}/token") { request in
                 let form = try request.formParameters()
-                return .json(200, Array(#"{"tenant":"\#(request.pathParameters["tenant"]!)","grant":"\#(form["grant_type"] ?? "")"}"#.utf8))
+                return .json(
+                    200, Array(#"{"tenant":"\#(request.pathParameters["tenant"]!)","grant":"\#(form["grant_type"] ?? "")"}"#.utf8)
+                )
             }
         }
         let port = server.port

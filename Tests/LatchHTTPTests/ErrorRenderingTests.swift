@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LatchHTTP
 
 private struct SecretFailure: Error { var detail = "db password is hunter2" }
@@ -38,7 +39,11 @@ private struct SecretFailure: Error { var detail = "db password is hunter2" }
         let log = LogCollector()
         let server = try TestServer(errorLog: log.sink) { router in
             router.add("GET", "/h") { _ in
-                HTTPResponse(status: 200, headers: HTTPHeaders([("X-Ok", "1"), ("X-Split", "a\r\nSet-Cookie: evil=1"), ("Bad Name", "x"), ("Content-Length", "99")]), body: Array("hi".utf8))
+                HTTPResponse(
+                    status: 200,
+                    headers: HTTPHeaders([
+                        ("X-Ok", "1"), ("X-Split", "a\r\nSet-Cookie: evil=1"), ("Bad Name", "x"), ("Content-Length", "99"),
+                    ]), body: Array("hi".utf8))
             }
         }
         let response = try server.send("GET", "/h")

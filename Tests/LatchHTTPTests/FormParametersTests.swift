@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LatchHTTP
 
 @Suite struct FormParametersTests {
@@ -13,11 +14,13 @@ import Testing
     }
 
     @Test func parsesLikeWHATWG() throws {
-        let parameters = try form("grant_type=password&username=a%40b.c&scope=openid+profile&&empty=&flag&caf%C3%A9=%E2%9C%93").formParameters()
-        #expect(parameters == [
-            "grant_type": "password", "username": "a@b.c", "scope": "openid profile", "empty": "", "flag": "",
-            "café": "✓",
-        ])
+        let parameters = try form("grant_type=password&username=a%40b.c&scope=openid+profile&&empty=&flag&caf%C3%A9=%E2%9C%93")
+            .formParameters()
+        #expect(
+            parameters == [
+                "grant_type": "password", "username": "a@b.c", "scope": "openid profile", "empty": "", "flag": "",
+                "café": "✓",
+            ])
     }
 
     @Test func acceptsCharsetUTF8AndEmptyBody() throws {
@@ -82,7 +85,8 @@ import Testing
     }
 
     @Test func strictAndLenientQuery() throws {
-        var request = HTTPRequest(method: "GET", target: "/p?a=1&b=x+y&a=2&c=%zz", headers: HTTPHeaders(), body: [], remoteAddress: "", requestID: "r")
+        var request = HTTPRequest(
+            method: "GET", target: "/p?a=1&b=x+y&a=2&c=%zz", headers: HTTPHeaders(), body: [], remoteAddress: "", requestID: "r")
         #expect(request.query == ["a": "1", "b": "x y", "c": "%zz"])
         #expect(request.queryString == "a=1&b=x+y&a=2&c=%zz")
         #expect(throws: HTTPError.self) { try request.queryParameters() }

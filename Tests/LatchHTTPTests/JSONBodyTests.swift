@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LatchHTTP
 
 @Suite struct JSONBodyTests {
@@ -23,10 +24,12 @@ import Testing
     }
 
     @Test func parsesEveryValueType() throws {
-        let object = try request(#"""
+        let object = try request(
+            #"""
             { "s": "a\"b\\c\u00e9\ud83d\ude00\n", "i": -42, "big": 12345678901234567890, "d": 1.5e2, "t": true,
               "f": false, "n": null, "a": [1, "x", [], {}], "o": {"k": "v"}, "e": "" }
-            """#).jsonObject()
+            """#
+        ).jsonObject()
         #expect(object["s"] as? String == "a\"b\\cé😀\n")
         #expect(object["i"] as? Int == -42)
         #expect(object["big"] as? Double == 1.2345678901234567e19)

@@ -1,10 +1,11 @@
 import Dispatch
 import Synchronization
 import Testing
+
 @testable import LatchHTTP
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct LifecycleTests {

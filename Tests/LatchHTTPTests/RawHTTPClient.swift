@@ -1,7 +1,7 @@
 import LatchHTTP
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A response as read off the wire.

@@ -1,9 +1,11 @@
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 import Testing
+
 @testable import LatchHTTP
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// SplitMix64, so failures are reproducible.
 private struct SeededGenerator: RandomNumberGenerator {
@@ -26,8 +28,12 @@ private struct SeededGenerator: RandomNumberGenerator {
         }
         let port = server.port
         let valid: [[UInt8]] = [
-            Array("POST /t/form?x=%41 HTTP/1.1\r\nHost: h\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 11\r\nclient-request-id: abc\r\n\r\na=1&b=%C3%A9".utf8),
-            Array("POST /t/json HTTP/1.1\r\nHost: h\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n9\r\n{\"a\":[1]}\r\n0\r\n\r\n".utf8),
+            Array(
+                "POST /t/form?x=%41 HTTP/1.1\r\nHost: h\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 11\r\nclient-request-id: abc\r\n\r\na=1&b=%C3%A9"
+                    .utf8),
+            Array(
+                "POST /t/json HTTP/1.1\r\nHost: h\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n9\r\n{\"a\":[1]}\r\n0\r\n\r\n"
+                    .utf8),
             Array("GET http://h/ok?q HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\n\r\n".utf8),
         ]
         let statuses = Mutex<[Int: Int]>([:])
@@ -42,7 +48,10 @@ private struct SeededGenerator: RandomNumberGenerator {
                     let position = Int.random(in: 0..<bytes.count, using: &random)
                     switch Int.random(in: 0..<3, using: &random) {
                     case 0: bytes[position] = UInt8.random(in: 0...255, using: &random)
-                    case 1: bytes.insert(contentsOf: [UInt8](repeating: bytes[position], count: Int.random(in: 1...300, using: &random)), at: position)
+                    case 1:
+                        bytes.insert(
+                            contentsOf: [UInt8](repeating: bytes[position], count: Int.random(in: 1...300, using: &random)),
+                            at: position)
                     default: bytes.remove(at: position)
                     }
                 }

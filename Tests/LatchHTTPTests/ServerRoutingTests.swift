@@ -1,11 +1,15 @@
 import Testing
+
 @testable import LatchHTTP
 
 @Suite struct ServerRoutingTests {
     @Test func servesRoutesWithParametersQueryAndRemoteAddress() throws {
         let server = try TestServer { router in
             router.add("GET", "/{tenant}/items/{id}") { request in
-                .text(200, "\(request.pathParameters["tenant"]!)|\(request.pathParameters["id"]!)|\(request.query["q"] ?? "-")|\(request.remoteAddress)|\(request.path)")
+                .text(
+                    200,
+                    "\(request.pathParameters["tenant"]!)|\(request.pathParameters["id"]!)|\(request.query["q"] ?? "-")|\(request.remoteAddress)|\(request.path)"
+                )
             }
         }
         let response = try server.send("GET", "/con%20toso/items/7?q=a+b%21&x")
@@ -63,14 +67,17 @@ import Testing
                 return .text(200, "\(object["n"] as? Int ?? -1)")
             }
         }
-        let form = try server.send("POST", "/form", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array("b=2&a=x%2By".utf8))
+        let form = try server.send(
+            "POST", "/form", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array("b=2&a=x%2By".utf8))
         #expect(form.text == "a=x+y,b=2")
-        let repeated = try server.send("POST", "/form", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array("a=1&a=2".utf8))
+        let repeated = try server.send(
+            "POST", "/form", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array("a=1&a=2".utf8))
         #expect(repeated.status == 400)
         let error = try JSONParser.parseObject(repeated.body)
         #expect(error["error"] as? String == "invalid_request")
         #expect(error["error_description"] as? String == "form parameter 'a' is repeated")
-        let json = try server.send("POST", "/json", headers: [("Content-Type", "application/json")], body: Array(#"{"n": 5}"#.utf8))
+        let json = try server.send(
+            "POST", "/json", headers: [("Content-Type", "application/json")], body: Array(#"{"n": 5}"#.utf8))
         #expect(json.text == "5")
         let notObject = try server.send("POST", "/json", headers: [("Content-Type", "application/json")], body: Array("[1]".utf8))
         #expect(notObject.status == 400)
@@ -78,10 +85,14 @@ import Testing
 
     @Test func malformedBytesInPathAndHeadersDoNotCrash() throws {
         let server = try TestServer { router in
-            router.add("GET", "/{x}") { request in .text(200, "\(request.pathParameters["x"]!.unicodeScalars.count)|\(request.headers["x-bad"] ?? "")") }
+            router.add("GET", "/{x}") { request in
+                .text(200, "\(request.pathParameters["x"]!.unicodeScalars.count)|\(request.headers["x-bad"] ?? "")")
+            }
         }
         let client = try RawHTTPClient(port: server.port)
-        client.write([UInt8]("GET /%FF%C3\u{7F}ab HTTP/1.1\r\nHost: x\r\nX-Bad: ".utf8) + [0xFF, 0xFE, 0x41] + Array("\r\nConnection: close\r\n\r\n".utf8))
+        client.write(
+            [UInt8]("GET /%FF%C3\u{7F}ab HTTP/1.1\r\nHost: x\r\nX-Bad: ".utf8) + [0xFF, 0xFE, 0x41]
+                + Array("\r\nConnection: close\r\n\r\n".utf8))
         let response = try client.readResponse()
         #expect(response.status == 200)
         #expect(response.text.hasSuffix("|\u{FFFD}\u{FFFD}A"))

@@ -66,7 +66,9 @@ import Testing
                             case 1: try c.run("INSERT INTO events (thread, seq) VALUES (?, ?)", [SQLiteValue(t), SQLiteValue(s)])
                             case 2:
                                 // A caught statement error only undoes that statement.
-                                #expect(throws: SQLiteError.self) { try c.run("INSERT INTO events (thread, seq) VALUES (?, ?)", [SQLiteValue(t), SQLiteValue(s)]) }
+                                #expect(throws: SQLiteError.self) {
+                                    try c.run("INSERT INTO events (thread, seq) VALUES (?, ?)", [SQLiteValue(t), SQLiteValue(s)])
+                                }
                             default: break
                             }
                         }
@@ -139,7 +141,9 @@ import Testing
         let done = Locked(0)
         onThreads(8) { t in
             for s in 0..<10 {
-                _ = try? db.write { try $0.run("INSERT INTO events (thread, seq) VALUES (?, ?)", [SQLiteValue(t), SQLiteValue(s)]) }
+                _ = try? db.write {
+                    try $0.run("INSERT INTO events (thread, seq) VALUES (?, ?)", [SQLiteValue(t), SQLiteValue(s)])
+                }
                 done.withLock { $0 += 1 }
             }
         }

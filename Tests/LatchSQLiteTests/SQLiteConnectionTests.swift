@@ -74,7 +74,8 @@ import Testing
         for durability in SQLiteDurability.allCases {
             try withDatabase(configuration: .init(durability: durability)) { db, _ in
                 let row = try db.write { c in
-                    try c.queryOne("SELECT * FROM pragma_synchronous, pragma_foreign_keys, pragma_journal_mode, pragma_busy_timeout")
+                    try c.queryOne(
+                        "SELECT * FROM pragma_synchronous, pragma_foreign_keys, pragma_journal_mode, pragma_busy_timeout")
                 }
                 #expect(row?.int("synchronous") == durability.pragmaNumber)
                 #expect(row?.int("foreign_keys") == 1)

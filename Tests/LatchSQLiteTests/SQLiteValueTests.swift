@@ -9,7 +9,9 @@ import Testing
         ]
         try withDatabase(schema: "CREATE TABLE t (i INTEGER PRIMARY KEY, v)") { db, _ in
             try db.write { c in
-                for (i, value) in values.enumerated() { try c.run("INSERT INTO t (i, v) VALUES (?, ?)", [SQLiteValue(i), value]) }
+                for (i, value) in values.enumerated() {
+                    try c.run("INSERT INTO t (i, v) VALUES (?, ?)", [SQLiteValue(i), value])
+                }
             }
             let rows = try db.read { try $0.query("SELECT v FROM t ORDER BY i") }
             #expect(rows.map { $0["v"] } == values)

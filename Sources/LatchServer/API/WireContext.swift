@@ -20,6 +20,7 @@ struct WireContext {
             let text = String(value ?? 0)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
-        return "\(pad(parts.year, 4))-\(pad(parts.month))-\(pad(parts.day)) \(pad(parts.hour)):\(pad(parts.minute)):\(pad(parts.second))Z"
+        return
+            "\(pad(parts.year, 4))-\(pad(parts.month))-\(pad(parts.day)) \(pad(parts.hour)):\(pad(parts.minute)):\(pad(parts.second))Z"
     }
 }

@@ -69,7 +69,9 @@ public final class LatchServerApp: Sendable {
         let box = DrainFlag()
         OperationsAPI(services: services, metrics: metrics, isDraining: { box.isSet }).register(in: &router)
         drainFlag = box
-        http = HTTPServer(configuration: httpConfiguration, responder: MetricsResponder(next: router, metrics: metrics, clock: configuration.clock))
+        http = HTTPServer(
+            configuration: httpConfiguration,
+            responder: MetricsResponder(next: router, metrics: metrics, clock: configuration.clock))
     }
 
     /// Starts listening and delivering.

@@ -53,7 +53,8 @@ public final class Metrics: Sendable {
         var out = "# HELP latch_http_requests_total HTTP requests by route, method and status.\n"
         out += "# TYPE latch_http_requests_total counter\n"
         for (key, count) in snapshot.requests.sorted(by: { ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status) }) {
-            out += "latch_http_requests_total{route=\"\(escape(key.route))\",method=\"\(key.method)\",status=\"\(key.status)\"} \(count)\n"
+            out +=
+                "latch_http_requests_total{route=\"\(escape(key.route))\",method=\"\(key.method)\",status=\"\(key.status)\"} \(count)\n"
         }
         out += "# HELP latch_http_request_duration_seconds Request latency by route.\n"
         out += "# TYPE latch_http_request_duration_seconds histogram\n"

@@ -13,7 +13,9 @@ struct MetricsResponder: HTTPResponder {
         let start = DispatchTime.now().uptimeNanoseconds
         let response = next.respond(to: request)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        metrics.record(route: Self.label(request.path, status: response.status), method: request.method, status: response.status, seconds: seconds)
+        metrics.record(
+            route: Self.label(request.path, status: response.status), method: request.method, status: response.status,
+            seconds: seconds)
         return response
     }
 
@@ -21,7 +23,8 @@ struct MetricsResponder: HTTPResponder {
     /// error envelope, which every form endpoint speaks, and counted like any other.
     func respond(to request: HTTPRequest, refusedWith error: HTTPError) -> HTTPResponse {
         let response = NativeAuthErrorTable.response(for: error, context: WireContext(request), now: clock.now())
-        metrics.record(route: Self.label(request.path, status: response.status), method: request.method, status: response.status, seconds: 0)
+        metrics.record(
+            route: Self.label(request.path, status: response.status), method: request.method, status: response.status, seconds: 0)
         return response
     }
 

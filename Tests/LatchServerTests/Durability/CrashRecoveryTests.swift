@@ -22,7 +22,8 @@ struct CrashRecoveryTests {
         guard let next = challenge.continuationToken,
             let code = try admin.outbox(tenant: nil, recipient: email, limit: 1).first?.code
         else { return false }
-        let proceed = try await client.post("signup/v1.0/continue", ["continuation_token": next, "grant_type": "oob", "oob": code])
+        let proceed = try await client.post(
+            "signup/v1.0/continue", ["continuation_token": next, "grant_type": "oob", "oob": code])
         return proceed.status == 200
     }
 
@@ -79,7 +80,8 @@ struct CrashRecoveryTests {
         defer { second.forceStop() }
         let restarted = WireClient(baseURL: second.baseURL)
         for email in survivors {
-            let initiate = try await restarted.post("oauth2/v2.0/initiate", ["username": email, "challenge_type": "oob redirect"])
+            let initiate = try await restarted.post(
+                "oauth2/v2.0/initiate", ["username": email, "challenge_type": "oob redirect"])
             #expect(initiate.status == 200, "acknowledged account \(email) is missing after restart: \(initiate.json)")
         }
         let reopened = try AdminConsole.open(dataDirectory: directory)
@@ -96,8 +98,10 @@ struct CrashRecoveryTests {
         let code = try #require(try reopened.admin.outbox(tenant: nil, recipient: email, limit: 1).first?.code)
         let token = try await restarted.post(
             "oauth2/v2.0/token",
-            ["grant_type": "oob", "continuation_token": try #require(challenge.continuationToken), "oob": code,
-             "scope": "openid offline_access"])
+            [
+                "grant_type": "oob", "continuation_token": try #require(challenge.continuationToken), "oob": code,
+                "scope": "openid offline_access",
+            ])
         #expect(token.status == 200, "\(token.json)")
         #expect(try DecodedJWT(try #require(token.string("access_token"))).string("email") == email)
     }
@@ -131,7 +135,9 @@ struct CrashRecoveryTests {
         server.send(SIGTERM)
         try await Task.sleep(for: .milliseconds(300))
         #expect(server.process.isRunning, "latchd must wait for the in-flight request")
-        #expect(throws: (any Error).self, "a draining server refuses new connections") { try RawConnection(port: server.port).close() }
+        #expect(throws: (any Error).self, "a draining server refuses new connections") {
+            try RawConnection(port: server.port).close()
+        }
         try idle.send(readiness)
         let draining = try idle.readResponse()
         #expect(draining.hasPrefix("HTTP/1.1 503"), "/readyz must report draining: \(draining)")

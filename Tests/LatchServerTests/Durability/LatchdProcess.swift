@@ -43,7 +43,8 @@ final class LatchdProcess: @unchecked Sendable {
         }
         candidates.append(URL(fileURLWithPath: fileManager.currentDirectoryPath).appendingPathComponent(".build/debug/latchd"))
         guard let found = candidates.first(where: { fileManager.isExecutableFile(atPath: $0.path) }) else {
-            throw LatchdProcessError("latchd not found next to \(CommandLine.arguments[0]); build it with `swift build --build-tests`")
+            throw LatchdProcessError(
+                "latchd not found next to \(CommandLine.arguments[0]); build it with `swift build --build-tests`")
         }
         return found
     }

@@ -51,7 +51,8 @@ struct NativeAuthAuditTrailTests {
                 #expect(event.remoteAddress?.isEmpty == false)
                 #expect(abs(event.at.timeIntervalSince(auth.server.clock.now())) < 1)
                 #expect(event.userID == (index == 6 ? nil : user.id), "event \(index) \(event.kind.rawValue)")
-                let text = [event.detail, event.remoteAddress, event.clientID, event.userID].compactMap { $0 }.joined(separator: " ")
+                let text = [event.detail, event.remoteAddress, event.clientID, event.userID].compactMap { $0 }.joined(
+                    separator: " ")
                 for secret in secrets { #expect(!text.contains(secret), "event \(index) leaks a secret") }
             }
         }

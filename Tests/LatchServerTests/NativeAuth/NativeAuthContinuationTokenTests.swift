@@ -46,9 +46,11 @@ struct NativeAuthContinuationTokenTests {
             auth.expectError(try await auth.challenge(initiate.continuationToken), error: "invalid_grant", codes: [55200])
             try auth.expectOK(
                 try await auth.token(
-                    grantType: "password", continuationToken: passwordChallenge.continuationToken, password: NativeAuthFixture.password))
+                    grantType: "password", continuationToken: passwordChallenge.continuationToken,
+                    password: NativeAuthFixture.password))
             let again = try await auth.token(
-                grantType: "password", continuationToken: passwordChallenge.continuationToken, password: NativeAuthFixture.password)
+                grantType: "password", continuationToken: passwordChallenge.continuationToken,
+                password: NativeAuthFixture.password)
             auth.expectError(again, error: "invalid_grant", codes: [55200])
         }
     }
@@ -162,7 +164,8 @@ struct NativeAuthContinuationTokenTests {
             let token = try await stranger.token(grantType: "password", username: "client@example.com", password: "x")
             stranger.expectError(token, error: "unauthorized_client", codes: [700_016])
             let malformed = auth.client(clientID: "bad id!")
-            malformed.expectError(try await malformed.initiate("client@example.com"), error: "unauthorized_client", codes: [700_016])
+            malformed.expectError(
+                try await malformed.initiate("client@example.com"), error: "unauthorized_client", codes: [700_016])
 
             let missing = try await auth.postRaw(
                 "oauth2/v2.0/initiate", body: Data("username=a%40example.com&challenge_type=password+redirect".utf8),

@@ -121,7 +121,9 @@ struct NativeAuthOneTimeCodeTests {
         }
     }
 
-    @Test("code older than the default 600 s: the flow's token has expired too (expired_token 552003)", arguments: NativeCodeFlow.allCases)
+    @Test(
+        "code older than the default 600 s: the flow's token has expired too (expired_token 552003)",
+        arguments: NativeCodeFlow.allCases)
     func expiredWithDefaultLifetimes(flow: NativeCodeFlow) async throws {
         try await withNativeAuthServer { auth in
             let email = "late-\(flow.rawValue.lowercased())@example.com"
@@ -154,7 +156,8 @@ struct NativeAuthOneTimeCodeTests {
         }
     }
 
-    @Test("five wrong codes burn the code: 9000001 from the fifth on, even for the right code", arguments: NativeCodeFlow.allCases)
+    @Test(
+        "five wrong codes burn the code: 9000001 from the fifth on, even for the right code", arguments: NativeCodeFlow.allCases)
     func tooManyAttempts(flow: NativeCodeFlow) async throws {
         try await withNativeAuthServer { auth in
             let email = "attempts-\(flow.rawValue.lowercased())@example.com"

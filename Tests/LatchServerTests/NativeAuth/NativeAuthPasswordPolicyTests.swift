@@ -58,11 +58,13 @@ struct NativeAuthPasswordPolicyTests {
             let verified = try await auth.signUpContinue(
                 challenge.continuationToken, grantType: "oob", oob: try auth.code(for: email))
             auth.expectError(verified, error: "credential_required", codes: [55103])
-            let onContinue = try await auth.signUpContinue(verified.continuationToken, grantType: "password", password: weak.password)
+            let onContinue = try await auth.signUpContinue(
+                verified.continuationToken, grantType: "password", password: weak.password)
             auth.expectError(onContinue, error: "invalid_grant", suberror: weak.suberror, codes: [399_246])
             #expect(onContinue.errorDescription == weak.description)
             try auth.expectOK(
-                try await auth.signUpContinue(verified.continuationToken, grantType: "password", password: NativeAuthFixture.password))
+                try await auth.signUpContinue(
+                    verified.continuationToken, grantType: "password", password: NativeAuthFixture.password))
 
             let reset = try await auth.resetStart(email)
             let resetChallenge = try await auth.resetChallenge(reset.continuationToken)

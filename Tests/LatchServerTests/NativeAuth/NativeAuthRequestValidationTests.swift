@@ -71,13 +71,36 @@ struct NativeAuthRequestValidationTests {
     @Test(
         "malformed bodies: 400 invalid_request naming the problem",
         arguments: [
-            ("application/json", #"{"username":"a@example.com"}"#, "Content-Type must be application/x-www-form-urlencoded, not application/json"),
-            ("application/x-www-form-urlencoded; charset=iso-8859-1", "client_id=latch-dev", "form body must be UTF-8, not charset iso-8859-1"),
-            ("application/x-www-form-urlencoded", "client_id=latch-dev&username=%ZZ&challenge_type=password+redirect", "form parameter 'username' has malformed percent-encoding"),
-            ("application/x-www-form-urlencoded", "client_id=latch-dev&username=a%4&challenge_type=password+redirect", "form parameter 'username' has malformed percent-encoding"),
-            ("application/x-www-form-urlencoded", "client_id=latch-dev&username=%FF%FE&challenge_type=password+redirect", "form parameter 'username' is not valid UTF-8"),
-            ("application/x-www-form-urlencoded", "client_id=latch-dev&username=a%40example.com&username=b%40example.com&challenge_type=password+redirect", "form parameter 'username' is repeated"),
-            ("application/x-www-form-urlencoded", "client_id=latch-dev&client_id=latch-dev&username=a%40example.com&challenge_type=password+redirect", "form parameter 'client_id' is repeated"),
+            (
+                "application/json", #"{"username":"a@example.com"}"#,
+                "Content-Type must be application/x-www-form-urlencoded, not application/json"
+            ),
+            (
+                "application/x-www-form-urlencoded; charset=iso-8859-1", "client_id=latch-dev",
+                "form body must be UTF-8, not charset iso-8859-1"
+            ),
+            (
+                "application/x-www-form-urlencoded", "client_id=latch-dev&username=%ZZ&challenge_type=password+redirect",
+                "form parameter 'username' has malformed percent-encoding"
+            ),
+            (
+                "application/x-www-form-urlencoded", "client_id=latch-dev&username=a%4&challenge_type=password+redirect",
+                "form parameter 'username' has malformed percent-encoding"
+            ),
+            (
+                "application/x-www-form-urlencoded", "client_id=latch-dev&username=%FF%FE&challenge_type=password+redirect",
+                "form parameter 'username' is not valid UTF-8"
+            ),
+            (
+                "application/x-www-form-urlencoded",
+                "client_id=latch-dev&username=a%40example.com&username=b%40example.com&challenge_type=password+redirect",
+                "form parameter 'username' is repeated"
+            ),
+            (
+                "application/x-www-form-urlencoded",
+                "client_id=latch-dev&client_id=latch-dev&username=a%40example.com&challenge_type=password+redirect",
+                "form parameter 'client_id' is repeated"
+            ),
         ] as [(String, String, String)])
     func malformedBody(contentType: String, body: String, description: String) async throws {
         try await withNativeAuthServer { auth in
@@ -141,7 +164,8 @@ struct NativeAuthRequestValidationTests {
     @Test("a body over 64 KiB is refused with the full native-auth error envelope")
     func oversizedBodyEnvelope() async throws {
         try await withNativeAuthServer { auth in
-            let body = "client_id=latch-dev&username=big%40example.com&challenge_type=password+redirect&pad="
+            let body =
+                "client_id=latch-dev&username=big%40example.com&challenge_type=password+redirect&pad="
                 + String(repeating: "a", count: 64 * 1024)
             let reply = try await auth.postRaw(
                 "oauth2/v2.0/initiate", body: Data(body.utf8), contentType: "application/x-www-form-urlencoded")
@@ -161,7 +185,8 @@ struct NativeAuthRequestValidationTests {
             #expect(failed.wire.headers["client-request-id"] == failed.requestID)
 
             // Without one, correlation_id falls back to the trace id.
-            let bare = try await auth.wire.post("oauth2/v2.0/initiate", ["username": "missing@example.com", "challenge_type": "password redirect"])
+            let bare = try await auth.wire.post(
+                "oauth2/v2.0/initiate", ["username": "missing@example.com", "challenge_type": "password redirect"])
             #expect(bare.string("correlation_id") == bare.string("trace_id"))
             #expect(bare.string("trace_id") == bare.headers["x-request-id"])
         }

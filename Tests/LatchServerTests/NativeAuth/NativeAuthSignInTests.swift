@@ -91,7 +91,8 @@ struct NativeAuthSignInTests {
             auth.expectError(wrong, error: "invalid_grant", codes: [50126])
             #expect(wrong.errorDescription == "The username or password is incorrect.")
             #expect(wrong.continuationToken == nil)
-            let right = try await auth.token(grantType: "password", continuationToken: token, password: NativeAuthFixture.password)
+            let right = try await auth.token(
+                grantType: "password", continuationToken: token, password: NativeAuthFixture.password)
             try auth.expectOK(right)
         }
     }
@@ -105,10 +106,12 @@ struct NativeAuthSignInTests {
             let challenge = try await auth.challenge(initiate.continuationToken)
             let token = try #require(challenge.continuationToken)
             for attempt in 1...5 {
-                let wrong = try await auth.token(grantType: "password", continuationToken: token, password: "Wr0ng-guess-\(attempt)")
+                let wrong = try await auth.token(
+                    grantType: "password", continuationToken: token, password: "Wr0ng-guess-\(attempt)")
                 auth.expectError(wrong, error: "invalid_grant", codes: [50126])
             }
-            let right = try await auth.token(grantType: "password", continuationToken: token, password: NativeAuthFixture.password)
+            let right = try await auth.token(
+                grantType: "password", continuationToken: token, password: NativeAuthFixture.password)
             auth.expectError(right, error: "invalid_grant", codes: [55200])
             // A new flow works.
             _ = try await auth.signIn(email, password: NativeAuthFixture.password)

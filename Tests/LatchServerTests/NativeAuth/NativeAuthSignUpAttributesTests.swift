@@ -146,7 +146,8 @@ struct NativeAuthSignUpAttributesTests {
                 "start@example.com", password: NativeAuthFixture.password, attributes: #"{"displayName":"!"}"#)
             auth.expectError(reply, error: "invalid_grant", suberror: "attribute_validation_failed", codes: [90100])
             #expect((reply["invalid_attributes"] as? [[String: Any]])?.first?["name"] as? String == "displayName")
-            let notJSON = try await auth.signUpStart("start@example.com", password: NativeAuthFixture.password, attributes: "nope")
+            let notJSON = try await auth.signUpStart(
+                "start@example.com", password: NativeAuthFixture.password, attributes: "nope")
             auth.expectError(notJSON, error: "invalid_request", codes: [90100])
             #expect(try auth.messageCount(to: "start@example.com") == 0)
         }

@@ -106,9 +106,11 @@ struct NativeAuthSignUpTests {
             #expect(password.string("challenge_type") == "password")
             #expect(try auth.messageCount(to: email) == 1, "a verified flow sends no second code")
 
-            let stale = try await auth.signUpContinue(verified.continuationToken, grantType: "password", password: NativeAuthFixture.password)
+            let stale = try await auth.signUpContinue(
+                verified.continuationToken, grantType: "password", password: NativeAuthFixture.password)
             auth.expectError(stale, error: "invalid_grant", codes: [55200])
-            let done = try await auth.signUpContinue(password.continuationToken, grantType: "password", password: NativeAuthFixture.password)
+            let done = try await auth.signUpContinue(
+                password.continuationToken, grantType: "password", password: NativeAuthFixture.password)
             try auth.expectOK(done)
         }
     }

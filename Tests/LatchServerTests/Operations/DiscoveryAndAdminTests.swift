@@ -53,7 +53,9 @@ struct DiscoveryAndAdminTests {
         #expect(response.string("issuer") == server.baseURL + "/acme/v2.0")
     }
 
-    @Test("a configured public URL is the issuer origin, with or without a trailing slash", arguments: ["https://id.example.com", "https://id.example.com/"])
+    @Test(
+        "a configured public URL is the issuer origin, with or without a trailing slash",
+        arguments: ["https://id.example.com", "https://id.example.com/"])
     func publicURL(_ publicURL: String) async throws {
         let server = try LatchTestServer.start { $0.publicURL = publicURL }
         defer { server.stop() }
@@ -95,7 +97,8 @@ struct DiscoveryAndAdminTests {
         #expect(messages.first?["code"] as? String == expected)
         #expect((messages.first?["body"] as? String)?.contains(expected) == true)
 
-        let all = try await client.raw("GET", "/default/admin/outbox", headers: ["Authorization": "Bearer \(server.app.adminToken)"])
+        let all = try await client.raw(
+            "GET", "/default/admin/outbox", headers: ["Authorization": "Bearer \(server.app.adminToken)"])
         #expect(all.status == 200)
         #expect((all["messages"] as? [Any])?.count == 1)
 

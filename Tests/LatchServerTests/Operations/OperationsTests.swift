@@ -57,7 +57,9 @@ struct OperationsTests {
         let token = #"route="/{tenant}/oauth2/v2.0/token""#
         #expect(Self.sample(#"latch_http_requests_total{\#(token),method="POST",status="200"}"#, in: text) == 2)
         #expect(Self.sample(#"latch_http_requests_total{\#(token),method="POST",status="400"}"#, in: text) == 1)
-        #expect(Self.sample(#"latch_http_requests_total{route="/{tenant}/oauth2/v2.0/initiate",method="POST",status="200"}"#, in: text) == 3)
+        #expect(
+            Self.sample(
+                #"latch_http_requests_total{route="/{tenant}/oauth2/v2.0/initiate",method="POST",status="200"}"#, in: text) == 3)
         #expect(Self.sample(#"latch_http_requests_total{route="unmatched",method="GET",status="404"}"#, in: text) == 2)
         #expect(!text.contains("/no/such/path"), "raw unmatched paths must not become label values")
 
@@ -125,7 +127,8 @@ struct OperationsTests {
         #expect(other.headers["client-request-id"] == nil)
 
         // Without a client-request-id the envelope correlates by the server's id.
-        let plain = try await client.post("oauth2/v2.0/initiate", ["username": "nobody@example.com", "challenge_type": "password redirect"])
+        let plain = try await client.post(
+            "oauth2/v2.0/initiate", ["username": "nobody@example.com", "challenge_type": "password redirect"])
         #expect(plain.string("correlation_id") == plain.headers["x-request-id"])
     }
 }

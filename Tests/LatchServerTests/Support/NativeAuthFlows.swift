@@ -195,7 +195,8 @@ struct NativeAuthFlows: Sendable {
         _ email: String, password: String, challengeType: String = "oob password redirect",
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> IssuedTokens {
-        let grant = try await passwordGrant(email, password: password, challengeType: challengeType, sourceLocation: sourceLocation)
+        let grant = try await passwordGrant(
+            email, password: password, challengeType: challengeType, sourceLocation: sourceLocation)
         return try tokens(from: grant, sourceLocation: sourceLocation)
     }
 

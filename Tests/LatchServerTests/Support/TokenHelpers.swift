@@ -33,8 +33,10 @@ struct DecodedJWT: @unchecked Sendable {  // JSON values from JSONSerialization 
         try #require(parts.count == 3, "a compact JWS has three segments", sourceLocation: sourceLocation)
         let header = try #require(TokenHelpers.base64URLDecode(parts[0]), sourceLocation: sourceLocation)
         let claims = try #require(TokenHelpers.base64URLDecode(parts[1]), sourceLocation: sourceLocation)
-        self.header = try #require(try JSONSerialization.jsonObject(with: header) as? [String: Any], sourceLocation: sourceLocation)
-        self.claims = try #require(try JSONSerialization.jsonObject(with: claims) as? [String: Any], sourceLocation: sourceLocation)
+        self.header = try #require(
+            try JSONSerialization.jsonObject(with: header) as? [String: Any], sourceLocation: sourceLocation)
+        self.claims = try #require(
+            try JSONSerialization.jsonObject(with: claims) as? [String: Any], sourceLocation: sourceLocation)
     }
 
     func string(_ key: String) -> String? { claims[key] as? String }

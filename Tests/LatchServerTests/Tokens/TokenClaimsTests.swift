@@ -158,7 +158,8 @@ struct TokenClaimsTests {
 
         // A token signed by a key the tenant never published.
         let stranger = try SigningKey.generate(.es256, id: kid)
-        let impostor = try JWT.sign(payload: Array(try JSONSerialization.data(withJSONObject: claims)), key: stranger, type: "at+jwt")
+        let impostor = try JWT.sign(
+            payload: Array(try JSONSerialization.data(withJSONObject: claims)), key: stranger, type: "at+jwt")
         #expect(throws: JWTError.self) { try TokenHelpers.verify(impostor, with: jwks) }
 
         // The server refuses them all as bearer tokens.

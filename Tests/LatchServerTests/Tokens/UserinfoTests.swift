@@ -82,7 +82,8 @@ struct UserinfoTests {
         defer { server.stop() }
         try server.createTenant("second", settings: TenantSettings())
         let (_, tokens) = try await TokenHelpers.userWithTokens(server, tenant: "second")
-        let own = try await TokenHelpers.userinfo(WireClient(server, tenant: "second"), authorization: "Bearer \(tokens.accessToken)")
+        let own = try await TokenHelpers.userinfo(
+            WireClient(server, tenant: "second"), authorization: "Bearer \(tokens.accessToken)")
         #expect(own.status == 200)
         let foreign = try await TokenHelpers.userinfo(WireClient(server), authorization: "Bearer \(tokens.accessToken)")
         #expect(foreign.status == 401)

@@ -79,7 +79,9 @@ struct NativeAuthAPI: Sendable {
         }
     }
 
-    private func route(_ router: inout Router, _ pattern: String, _ body: @escaping @Sendable (EndpointRunner.Call) throws -> HTTPResponse) {
+    private func route(
+        _ router: inout Router, _ pattern: String, _ body: @escaping @Sendable (EndpointRunner.Call) throws -> HTTPResponse
+    ) {
         let runner = runner
         router.add("POST", pattern) { request in runner.run(request, body) }
     }

@@ -15,9 +15,12 @@ enum NativeAuthErrorTable {
         var envelope: NativeAuthErrorResponse
         switch failure {
         case .invalidRequest(let message):
-            envelope = .init(error: .invalidRequest, errorDescription: message, errorCodes: [ServerErrorCode.invalidRequestParameter])
+            envelope = .init(
+                error: .invalidRequest, errorDescription: message, errorCodes: [ServerErrorCode.invalidRequestParameter])
         case .unknownTenant:
-            envelope = .init(error: .invalidRequest, errorDescription: "The tenant does not exist.", errorCodes: [ServerErrorCode.tenantNotFound])
+            envelope = .init(
+                error: .invalidRequest, errorDescription: "The tenant does not exist.",
+                errorCodes: [ServerErrorCode.tenantNotFound])
         case .unknownClient:
             envelope = .init(
                 error: .unauthorizedClient, errorDescription: "The client_id is not registered in this tenant.",
@@ -29,11 +32,14 @@ enum NativeAuthErrorTable {
                 error: .unsupportedChallengeType,
                 errorDescription: "challenge_type must include 'redirect' so the flow can fall back to a browser.")
         case .unsupportedGrantType(let grant):
-            envelope = .init(error: .unsupportedGrantType, errorDescription: "grant_type '\(grant.prefix(64))' is not supported here.")
+            envelope = .init(
+                error: .unsupportedGrantType, errorDescription: "grant_type '\(grant.prefix(64))' is not supported here.")
         case .browserRequired:
             preconditionFailure("rendered above")
         case .userNotFound:
-            envelope = .init(error: .userNotFound, errorDescription: "No account has this username.", errorCodes: [ServerErrorCode.userNotFound])
+            envelope = .init(
+                error: .userNotFound, errorDescription: "No account has this username.",
+                errorCodes: [ServerErrorCode.userNotFound])
         case .userAlreadyExists:
             envelope = .init(
                 error: .userAlreadyExists, errorDescription: "An account with this username already exists.",
@@ -43,7 +49,8 @@ enum NativeAuthErrorTable {
                 error: .invalidGrant, errorDescription: "The username or password is incorrect.",
                 errorCodes: [ServerErrorCode.invalidCredentials])
         case .userDisabled:
-            envelope = .init(error: .invalidGrant, errorDescription: "The account is disabled.", errorCodes: [ServerErrorCode.userDisabled])
+            envelope = .init(
+                error: .invalidGrant, errorDescription: "The account is disabled.", errorCodes: [ServerErrorCode.userDisabled])
         case .passwordPolicy(let violation):
             envelope = .init(
                 error: .invalidGrant, errorDescription: violation.explanation, errorCodes: [ServerErrorCode.weakPassword],
@@ -63,7 +70,8 @@ enum NativeAuthErrorTable {
         case .invalidContinuationToken:
             envelope = .init(
                 error: .invalidGrant,
-                errorDescription: "The continuation_token is not valid: it is unknown, was already used, or belongs to another client.",
+                errorDescription:
+                    "The continuation_token is not valid: it is unknown, was already used, or belongs to another client.",
                 errorCodes: [ServerErrorCode.invalidContinuationToken])
         case .continuationTokenExpired:
             envelope = .init(
@@ -103,7 +111,8 @@ enum NativeAuthErrorTable {
         case .invalidAccessToken:
             status = 401
             headers.add("WWW-Authenticate", "Bearer error=\"invalid_token\"")
-            envelope = .init(error: NativeAuthErrorCode(rawValue: "invalid_token"), errorDescription: "The access token is not valid.")
+            envelope = .init(
+                error: NativeAuthErrorCode(rawValue: "invalid_token"), errorDescription: "The access token is not valid.")
         }
         envelope.timestamp = WireContext.timestamp(now)
         envelope.traceID = context.traceID

@@ -47,7 +47,8 @@ public struct PasswordResetService: Sendable {
         -> ChallengeOutcome
     {
         var flow = try flows.load(continuationToken, context: context, kinds: [.passwordReset])
-        let types = try challengeType.map { try ChallengeTypes($0, capabilities: nil) }
+        let types =
+            try challengeType.map { try ChallengeTypes($0, capabilities: nil) }
             ?? ChallengeTypes(stored: flow.challengeTypes, capabilities: flow.capabilities)
         guard types.supportsCode else { return .redirect(reason: "password reset needs the oob challenge type") }
         guard flow.step == .started || flow.step == .codeSent else {

@@ -52,7 +52,8 @@ public struct SignInService: Sendable {
         -> ChallengeOutcome
     {
         var flow = try flows.load(continuationToken, context: context, kinds: [.signIn])
-        let types = try challengeType.map { try ChallengeTypes($0, capabilities: nil) }
+        let types =
+            try challengeType.map { try ChallengeTypes($0, capabilities: nil) }
             ?? ChallengeTypes(stored: flow.challengeTypes, capabilities: flow.capabilities)
         let user = try flow.userID.flatMap { id in try flows.store.read { try $0.user(id: id, tenantID: flow.tenantID) } }
         let hasPassword = user.map { $0.passwordHash != nil } ?? true
@@ -66,7 +67,9 @@ public struct SignInService: Sendable {
             }
             return .password(continuationToken: next)
         }
-        guard types.supportsCode else { return .redirect(reason: "the account has no password and the client cannot take a code") }
+        guard types.supportsCode else {
+            return .redirect(reason: "the account has no password and the client cannot take a code")
+        }
         let next: String = try flows.store.write { tx in
             var current = try flows.reload(tx, flow)
             try flows.issueCode(tx, flow: &current, tenant: context.tenant, purpose: .signIn)

@@ -57,7 +57,8 @@ public struct SignUpService: Sendable {
         -> ChallengeOutcome
     {
         var flow = try flows.load(continuationToken, context: context, kinds: [.signUp])
-        let types = try challengeType.map { try ChallengeTypes($0, capabilities: nil) }
+        let types =
+            try challengeType.map { try ChallengeTypes($0, capabilities: nil) }
             ?? ChallengeTypes(stored: flow.challengeTypes, capabilities: flow.capabilities)
         guard flow.step == .started || flow.step == .codeSent else {
             // Verified already: the next credential is a password.

@@ -20,8 +20,10 @@ extension SQLiteStoreSession {
         let settings = try JSONEncoder().encode(tenant.settings)
         try run(
             "INSERT INTO tenants (id, name, settings, created_at) VALUES (?, ?, ?, ?)",
-            [.text(tenant.id), .text(tenant.name), .text(String(decoding: settings, as: UTF8.self)),
-             SQLiteValue(tenant.createdAt)])
+            [
+                .text(tenant.id), .text(tenant.name), .text(String(decoding: settings, as: UTF8.self)),
+                SQLiteValue(tenant.createdAt),
+            ])
     }
 
     private func decodeTenant(_ row: SQLiteRow) throws -> Tenant {
@@ -52,8 +54,10 @@ extension SQLiteStoreSession {
             INSERT INTO clients (tenant_id, id, name, is_public, allowed_scopes, created_at)
             VALUES (?, ?, ?, ?, ?, ?)
             """,
-            [.text(client.tenantID), .text(client.id), .text(client.name), .integer(client.isPublic ? 1 : 0),
-             SQLiteValue(words: client.allowedScopes), SQLiteValue(client.createdAt)])
+            [
+                .text(client.tenantID), .text(client.id), .text(client.name), .integer(client.isPublic ? 1 : 0),
+                SQLiteValue(words: client.allowedScopes), SQLiteValue(client.createdAt),
+            ])
     }
 
     private func decodeClient(_ row: SQLiteRow) throws -> Client {

@@ -40,12 +40,14 @@ extension SQLiteStoreSession {
     }
 
     private func mutableColumns(of flow: Flow) -> [SQLiteValue] {
-        [.text(flow.kind.rawValue), .text(flow.step.rawValue), .text(flow.tokenHash), .text(flow.username),
-         flow.userID.map { .text($0) } ?? .null, flow.passwordHash.map { .text($0) } ?? .null,
-         SQLiteValue(json: flow.attributes), SQLiteValue(words: flow.challengeTypes),
-         SQLiteValue(words: flow.capabilities), flow.codeHash.map { .text($0) } ?? .null,
-         SQLiteValue(flow.codeExpiresAt), .integer(Int64(flow.codeAttempts)),
-         .integer(flow.emailVerified ? 1 : 0), SQLiteValue(words: flow.amr), SQLiteValue(flow.expiresAt)]
+        [
+            .text(flow.kind.rawValue), .text(flow.step.rawValue), .text(flow.tokenHash), .text(flow.username),
+            flow.userID.map { .text($0) } ?? .null, flow.passwordHash.map { .text($0) } ?? .null,
+            SQLiteValue(json: flow.attributes), SQLiteValue(words: flow.challengeTypes),
+            SQLiteValue(words: flow.capabilities), flow.codeHash.map { .text($0) } ?? .null,
+            SQLiteValue(flow.codeExpiresAt), .integer(Int64(flow.codeAttempts)),
+            .integer(flow.emailVerified ? 1 : 0), SQLiteValue(words: flow.amr), SQLiteValue(flow.expiresAt),
+        ]
     }
 
     private func decodeFlow(_ row: SQLiteRow) throws -> Flow {

@@ -32,9 +32,11 @@ extension SQLiteStoreSession {
             INSERT INTO outbox (tenant_id, channel, recipient, subject, body, code, created_at, delivered_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """,
-            [.text(message.tenantID), .text(message.channel), .text(message.recipient), .text(message.subject),
-             .text(message.body), message.code.map { .text($0) } ?? .null, SQLiteValue(message.createdAt),
-             SQLiteValue(message.deliveredAt)])
+            [
+                .text(message.tenantID), .text(message.channel), .text(message.recipient), .text(message.subject),
+                .text(message.body), message.code.map { .text($0) } ?? .null, SQLiteValue(message.createdAt),
+                SQLiteValue(message.deliveredAt),
+            ])
     }
 
     func markDelivered(ids: [Int64], at date: Date) throws {
@@ -71,9 +73,11 @@ extension SQLiteStoreSession {
             INSERT INTO audit_events (tenant_id, at, kind, user_id, client_id, remote_address, detail)
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """,
-            [.text(event.tenantID), SQLiteValue(event.at), .text(event.kind.rawValue),
-             event.userID.map { .text($0) } ?? .null, event.clientID.map { .text($0) } ?? .null,
-             event.remoteAddress.map { .text($0) } ?? .null, event.detail.map { .text($0) } ?? .null])
+            [
+                .text(event.tenantID), SQLiteValue(event.at), .text(event.kind.rawValue),
+                event.userID.map { .text($0) } ?? .null, event.clientID.map { .text($0) } ?? .null,
+                event.remoteAddress.map { .text($0) } ?? .null, event.detail.map { .text($0) } ?? .null,
+            ])
     }
 }
 

@@ -42,9 +42,11 @@ extension SQLiteStoreSession {
                                         expires_at, revoked_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
-            [.text(family.id), .text(family.tenantID), .text(family.clientID), .text(family.userID),
-             SQLiteValue(words: family.scopes), SQLiteValue(words: family.amr), SQLiteValue(family.authTime),
-             SQLiteValue(family.createdAt), SQLiteValue(family.expiresAt), SQLiteValue(family.revokedAt)])
+            [
+                .text(family.id), .text(family.tenantID), .text(family.clientID), .text(family.userID),
+                SQLiteValue(words: family.scopes), SQLiteValue(words: family.amr), SQLiteValue(family.authTime),
+                SQLiteValue(family.createdAt), SQLiteValue(family.expiresAt), SQLiteValue(family.revokedAt),
+            ])
     }
 
     func revokeFamily(id: String, at date: Date) throws {
@@ -78,8 +80,10 @@ extension SQLiteStoreSession {
             INSERT INTO signing_keys (id, tenant_id, algorithm, sealed_private_key, created_at, activates_at, retired_at)
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """,
-            [.text(key.id), .text(key.tenantID), .text(key.algorithm), .blob(key.sealedPrivateKey),
-             SQLiteValue(key.createdAt), SQLiteValue(key.activatesAt), SQLiteValue(key.retiredAt)])
+            [
+                .text(key.id), .text(key.tenantID), .text(key.algorithm), .blob(key.sealedPrivateKey),
+                SQLiteValue(key.createdAt), SQLiteValue(key.activatesAt), SQLiteValue(key.retiredAt),
+            ])
     }
 
     func retireSigningKeys(tenantID: String, except keepID: String, at date: Date) throws {

@@ -33,10 +33,12 @@ extension SQLiteStoreSession {
                                disabled, created_at, valid_since)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
-            [.text(user.id), .text(user.tenantID), .text(user.email), .integer(user.emailVerified ? 1 : 0),
-             user.passwordHash.map { .text($0) } ?? .null, user.displayName.map { .text($0) } ?? .null,
-             SQLiteValue(json: user.attributes), .integer(user.disabled ? 1 : 0), SQLiteValue(user.createdAt),
-             SQLiteValue(user.validSince)])
+            [
+                .text(user.id), .text(user.tenantID), .text(user.email), .integer(user.emailVerified ? 1 : 0),
+                user.passwordHash.map { .text($0) } ?? .null, user.displayName.map { .text($0) } ?? .null,
+                SQLiteValue(json: user.attributes), .integer(user.disabled ? 1 : 0), SQLiteValue(user.createdAt),
+                SQLiteValue(user.validSince),
+            ])
     }
 
     func update(_ user: User) throws {
@@ -46,9 +48,11 @@ extension SQLiteStoreSession {
                              disabled = ?, valid_since = ?
             WHERE id = ? AND tenant_id = ?
             """,
-            [.text(user.email), .integer(user.emailVerified ? 1 : 0), user.passwordHash.map { .text($0) } ?? .null,
-             user.displayName.map { .text($0) } ?? .null, SQLiteValue(json: user.attributes),
-             .integer(user.disabled ? 1 : 0), SQLiteValue(user.validSince), .text(user.id), .text(user.tenantID)])
+            [
+                .text(user.email), .integer(user.emailVerified ? 1 : 0), user.passwordHash.map { .text($0) } ?? .null,
+                user.displayName.map { .text($0) } ?? .null, SQLiteValue(json: user.attributes),
+                .integer(user.disabled ? 1 : 0), SQLiteValue(user.validSince), .text(user.id), .text(user.tenantID),
+            ])
     }
 
     private func decodeUser(_ row: SQLiteRow) throws -> User {
