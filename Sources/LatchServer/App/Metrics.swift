@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// In-process counters rendered in the Prometheus text exposition format 0.0.4: requests by route,
 /// method and status; a request-latency histogram by route; sign-in outcomes.
@@ -23,16 +22,32 @@ public final class Metrics: Sendable {
         var requests: [RequestKey: Int] = [:]
         var latency: [String: Histogram] = [:]
         var signIns: [String: Int] = [:]
+
+        static func merged(_ stripes: [State]) -> State {
+            var total = State()
+            for stripe in stripes {
+                total.requests.merge(stripe.requests, uniquingKeysWith: +)
+                total.signIns.merge(stripe.signIns, uniquingKeysWith: +)
+                total.latency.merge(stripe.latency) { left, right in
+                    var sum = left
+                    for index in sum.counts.indices { sum.counts[index] += right.counts[index] }
+                    sum.sum += right.sum
+                    sum.count += right.count
+                    return sum
+                }
+            }
+            return total
+        }
     }
 
-    private let state = Mutex(State())
+    private let state = StripedState { State() }
 
     /// Creates an empty registry.
     public init() {}
 
     /// Counts one request.
     public func record(route: String, method: String, status: Int, seconds: Double) {
-        state.withLock { state in
+        state.update { state in
             state.requests[RequestKey(route: route, method: method, status: status), default: 0] += 1
             var histogram = state.latency[route] ?? Histogram()
             if let index = Self.buckets.firstIndex(where: { seconds <= $0 }) { histogram.counts[index] += 1 }
@@ -44,12 +59,12 @@ public final class Metrics: Sendable {
 
     /// Counts one sign-in outcome.
     public func record(signIn outcome: SignInOutcome) {
-        state.withLock { $0.signIns[outcome.rawValue, default: 0] += 1 }
+        state.update { $0.signIns[outcome.rawValue, default: 0] += 1 }
     }
 
     /// The exposition text.
     public func render() -> String {
-        let snapshot = state.withLock { $0 }
+        let snapshot = State.merged(state.snapshot())
         var out = "# HELP latch_http_requests_total HTTP requests by route, method and status.\n"
         out += "# TYPE latch_http_requests_total counter\n"
         for (key, count) in snapshot.requests.sorted(by: { ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status) }) {

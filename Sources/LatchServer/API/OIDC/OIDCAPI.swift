@@ -1,14 +1,13 @@
 import Foundation
 import LatchHTTP
 import LatchWire
-import Synchronization
 
 /// The OpenID Connect adapter: discovery (OpenID Connect Discovery 1.0 § 4), JWKS (RFC 7517 § 5)
 /// and userinfo (OpenID Connect Core § 5.3). The token endpoint is shared with native auth.
 final class OIDCAPI: Sendable {
     let services: AuthServices
     let log: ServerLog
-    private let discoveryCache = Mutex<[String: [UInt8]]>([:])
+    private let discoveryCache = ReadMostly<[String: [UInt8]]>([:])
 
     init(services: AuthServices, log: ServerLog) {
         self.services = services
@@ -28,11 +27,12 @@ final class OIDCAPI: Sendable {
 
     private func discovery(_ request: HTTPRequest) -> HTTPResponse {
         withTenant(request) { tenant in
-            let body = discoveryCache.withLock { cache in
-                if let cached = cache[tenant.id] { return cached }
-                let document = discoveryDocument(for: tenant)
-                cache[tenant.id] = document
-                return document
+            let body: [UInt8]
+            if let cached = discoveryCache.read({ $0[tenant.id] }) {
+                body = cached
+            } else {
+                body = discoveryDocument(for: tenant)
+                discoveryCache.write { $0[tenant.id] = body }
             }
             return .json(200, body, headers: HTTPHeaders([("Cache-Control", "public, max-age=300")]))
         }

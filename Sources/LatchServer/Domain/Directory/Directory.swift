@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Resolves tenants and clients by name, with a short-lived cache so hot endpoints (discovery,
 /// JWKS, token) do not read the store on every request. Entries expire after `ttl` seconds, so
@@ -13,8 +12,8 @@ public final class Directory: Sendable {
     private let store: any Store
     private let clock: any ServerClock
     private let ttl: TimeInterval
-    private let tenants = Mutex<[String: Entry<Tenant>]>([:])
-    private let clients = Mutex<[String: Entry<Client>]>([:])
+    private let tenants = ReadMostly<[String: Entry<Tenant>]>([:])
+    private let clients = ReadMostly<[String: Entry<Client>]>([:])
 
     /// Creates a directory over `store`.
     public init(store: any Store, clock: any ServerClock, ttl: TimeInterval = 2) {
@@ -27,13 +26,13 @@ public final class Directory: Sendable {
     /// - Throws: ``AuthFailure/unknownTenant``.
     public func tenant(named name: String) throws -> Tenant {
         let now = clock.now()
-        if let cached = tenants.withLock({ $0[name] }), now.timeIntervalSince(cached.loadedAt) < ttl {
+        if let cached = tenants.read({ $0[name] }), now.timeIntervalSince(cached.loadedAt) < ttl {
             return cached.value
         }
         guard Tenant.isValidName(name), let tenant = try store.read({ try $0.tenant(named: name) }) else {
             throw AuthFailure.unknownTenant
         }
-        tenants.withLock { $0[name] = Entry(value: tenant, loadedAt: now) }
+        tenants.write { $0[name] = Entry(value: tenant, loadedAt: now) }
         return tenant
     }
 
@@ -44,19 +43,19 @@ public final class Directory: Sendable {
         guard Client.isValidID(clientID) else { throw AuthFailure.unknownClient }
         let key = tenant.id + "\u{0}" + clientID
         let now = clock.now()
-        if let cached = clients.withLock({ $0[key] }), now.timeIntervalSince(cached.loadedAt) < ttl {
+        if let cached = clients.read({ $0[key] }), now.timeIntervalSince(cached.loadedAt) < ttl {
             return cached.value
         }
         guard let client = try store.read({ try $0.client(id: clientID, tenantID: tenant.id) }) else {
             throw AuthFailure.unknownClient
         }
-        clients.withLock { $0[key] = Entry(value: client, loadedAt: now) }
+        clients.write { $0[key] = Entry(value: client, loadedAt: now) }
         return client
     }
 
     /// Forgets cached entries (after an admin change made in this process).
     public func invalidate() {
-        tenants.withLock { $0.removeAll() }
-        clients.withLock { $0.removeAll() }
+        tenants.write { $0.removeAll() }
+        clients.write { $0.removeAll() }
     }
 }

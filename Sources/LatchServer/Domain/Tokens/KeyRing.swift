@@ -1,6 +1,5 @@
 import Foundation
 import LatchCrypto
-import Synchronization
 
 /// The signing keys of every tenant: creates them, unseals them with the data directory's master
 /// key, picks the active one, and renders the JWKS (RFC 7517 § 5). Retired keys stay published until
@@ -20,7 +19,7 @@ public final class KeyRing: Sendable {
     private let clock: any ServerClock
     private let masterKey: [UInt8]
     private let refreshInterval: TimeInterval
-    private let cache = Mutex<[String: TenantKeys]>([:])
+    private let cache = ReadMostly<[String: TenantKeys]>([:])
 
     /// Creates a key ring.
     /// - Parameters:
@@ -65,7 +64,7 @@ public final class KeyRing: Sendable {
                 AuditEvent(tenantID: tenant.id, at: clock.now(), kind: .keyRotated, detail: "kid=\(record.id)"))
             return record
         }
-        _ = cache.withLock { $0.removeValue(forKey: tenant.id) }
+        _ = cache.write { $0.removeValue(forKey: tenant.id) }
         return record
     }
 
@@ -86,12 +85,12 @@ public final class KeyRing: Sendable {
 
     private func keys(for tenant: Tenant) throws -> TenantKeys {
         let now = clock.now()
-        let cached = cache.withLock { $0[tenant.id] }
+        let cached = cache.read { $0[tenant.id] }
         if let cached, now.timeIntervalSince(cached.loadedAt) < refreshInterval, now >= cached.loadedAt {
             return cached
         }
         let loaded = try load(tenant: tenant, now: now, previous: cached)
-        cache.withLock { $0[tenant.id] = loaded }
+        cache.write { $0[tenant.id] = loaded }
         return loaded
     }
 

@@ -1,7 +1,6 @@
 import Foundation
 import LatchCrypto
 import LatchWire
-import Synchronization
 
 /// Issues and refreshes tokens: RFC 9068 JWT access tokens, OpenID Connect ID tokens, and opaque
 /// refresh tokens stored as SHA-256, rotated on every use with reuse detection (RFC 9700 § 4.14.2).
@@ -10,21 +9,21 @@ public final class TokenService: Sendable {
     private let store: any Store
     private let clock: any ServerClock
     private let keyRing: KeyRing
-    private let baseURL: Mutex<String>
+    private let baseURL: ReadMostly<String>
 
     /// Creates the service; `baseURL` is the public origin, e.g. `http://127.0.0.1:8080`.
     public init(store: any Store, clock: any ServerClock, keyRing: KeyRing, baseURL: String) {
         self.store = store
         self.clock = clock
         self.keyRing = keyRing
-        self.baseURL = Mutex(baseURL)
+        self.baseURL = ReadMostly(baseURL)
     }
 
     /// The `iss` of `tenant`'s tokens (OpenID Connect Discovery § 3).
-    public func issuer(for tenant: Tenant) -> String { "\(baseURL.withLock { $0 })/\(tenant.name)/v2.0" }
+    public func issuer(for tenant: Tenant) -> String { "\(baseURL.read { $0 })/\(tenant.name)/v2.0" }
 
     /// Sets the public origin once the listening port is known (ephemeral ports in tests).
-    public func setBaseURL(_ url: String) { baseURL.withLock { $0 = url } }
+    public func setBaseURL(_ url: String) { baseURL.write { $0 = url } }
 
     /// A session about to be committed: the family row and the refresh token, if one is issued.
     struct NewSession {
