@@ -7,6 +7,7 @@ import LatchServer
 enum AdminCommands {
     static let options: Set<String> = [
         "data-dir", "tenant", "id", "name", "email", "to", "limit", "algorithm", "require-attribute", "scope",
+        "refresh-grace-seconds",
     ]
 
     static func run(_ command: String, _ arguments: Arguments) throws -> Int32 {
@@ -21,6 +22,12 @@ enum AdminCommands {
             settings.enumerationProtection = arguments.flag("enumeration-protection")
             settings.passwordRequiredOnSignUp = arguments.flag("require-password")
             settings.requiredAttributes = arguments.values("require-attribute").map { AttributeDefinition(name: $0) }
+            if let grace = arguments.value("refresh-grace-seconds") {
+                guard let seconds = Int(grace), (0...300).contains(seconds) else {
+                    throw UsageError("--refresh-grace-seconds is 0 to 300")
+                }
+                settings.refreshReuseGraceSeconds = seconds
+            }
             let tenant = try admin.createTenant(name: name, settings: settings)
             print("created tenant \(tenant.name) (id \(tenant.id))")
         case ("tenant", "list"?):

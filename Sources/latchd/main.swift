@@ -5,6 +5,7 @@ let usage = """
     usage: latchd serve [--listen HOST:PORT] [--data-dir DIR] [--config FILE] [--database-url URL]
                         [--public-url URL] [--durability full|normal] [--http-threads N] [--dev] [--emulator]
            latchd tenant create NAME [--enumeration-protection] [--require-password] [--require-attribute NAME]...
+                                [--refresh-grace-seconds N]
            latchd tenant list
            latchd client create --id ID [--tenant T] [--name NAME] [--scope SCOPE]...
            latchd client list [--tenant T]
