@@ -7,8 +7,11 @@ import Synchronization
 public final class TestClock: ServerClock {
     private let current: Mutex<Date>
 
-    /// Starts at `start` (default: the real time now, so issued JWTs are valid for real verifiers).
-    public init(start: Date = Date()) { current = Mutex(start) }
+    /// Starts at `start` (default: the real time now, truncated to a whole second, so issued JWTs
+    /// are valid for real verifiers and second-resolution timestamps compare exactly).
+    public init(start: Date = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))) {
+        current = Mutex(start)
+    }
 
     /// The clock's instant.
     public func now() -> Date { current.withLock { $0 } }
