@@ -2,7 +2,7 @@
 SWIFT ?= swift
 ARGS ?= --dev
 
-.PHONY: run test build lint format bench deps clean
+.PHONY: run test build lint format bench bench-sdk deps clean
 
 deps:
 	@scripts/install-deps.sh
@@ -21,16 +21,21 @@ build: deps
 	$(SWIFT) build
 
 lint:
-	$(SWIFT) format lint --strict --recursive --configuration .swift-format Package.swift Sources Tests
+	$(SWIFT) format lint --strict --recursive --configuration .swift-format Package.swift Sources Tests Benchmarks
 
 format:
-	$(SWIFT) format format --in-place --recursive --configuration .swift-format Package.swift Sources Tests
+	$(SWIFT) format format --in-place --recursive --configuration .swift-format Package.swift Sources Tests Benchmarks
 
 ## Benchmarks: wrk against a release latchd, plus the peer comparison when PEER=1.
 bench:
 	@scripts/install-deps.sh --bench
 	$(SWIFT) build -c release --product latchd
 	scripts/bench.sh
+
+## SDK micro-benchmark: p50/p99 of a cache-hit acquireTokenSilent.
+bench-sdk:
+	$(SWIFT) build -c release --product latch-bench
+	.build/release/latch-bench
 
 clean:
 	rm -rf .build

@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "LatchWire", targets: ["LatchWire"]),
         .library(name: "LatchServer", targets: ["LatchServer"]),
         .library(name: "LatchTesting", targets: ["LatchTesting"]),
+        .library(name: "Latch", targets: ["Latch"]),
+        .executable(name: "latch", targets: ["latch"]),
         .executable(name: "latchd", targets: ["latchd"]),
     ],
     targets: [
@@ -33,6 +35,15 @@ let package = Package(
         // MARK: - Wire vocabulary shared by server and SDK
         .target(name: "LatchWire", swiftSettings: strictSettings),
 
+        // MARK: - The SDK and its command-line client (Foundation only, so it builds for Apple platforms)
+        .target(name: "Latch", dependencies: ["LatchWire"], swiftSettings: strictSettings),
+        .executableTarget(name: "latch", dependencies: ["Latch"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "latch-bench", dependencies: ["Latch"], path: "Benchmarks/latch-bench", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "latch-store-fixture", dependencies: ["Latch"], path: "Tests/Fixtures/latch-store-fixture",
+            swiftSettings: strictSettings),
+
         // MARK: - Server layers: one wrapper per C library, then the server
         .target(name: "LatchHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: strictSettings),
         .target(name: "LatchSQLite", dependencies: ["CSQLite"], swiftSettings: strictSettings),
@@ -50,6 +61,9 @@ let package = Package(
         .testTarget(name: "LatchHTTPTests", dependencies: ["LatchHTTP"], swiftSettings: strictSettings),
         .testTarget(name: "LatchSQLiteTests", dependencies: ["LatchSQLite"], swiftSettings: strictSettings),
         .testTarget(name: "LatchCryptoTests", dependencies: ["LatchCrypto"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "LatchTests", dependencies: ["Latch", "LatchTesting", "LatchServer"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "LatchServerTests", dependencies: ["LatchServer", "LatchTesting"],
             swiftSettings: strictSettings),

@@ -18,6 +18,10 @@ public final class LatchTestServer: Sendable {
     public let clock: TestClock
     /// The temporary data directory, removed by ``stop()``.
     public let dataDirectory: String
+    /// Fault injection and request counting, installed as the server's interceptor by ``start(configure:)``:
+    /// `faults.inject(.tooManyRequests(retryAfter: "1"), on: "/oauth2/v2.0/token")`, `faults.clear()`,
+    /// `faults.requestCount(path:)`.
+    public let faults: FaultInjector
 
     /// The origin, e.g. `http://127.0.0.1:49152`.
     public var baseURL: String { app.baseURL }
@@ -26,15 +30,17 @@ public final class LatchTestServer: Sendable {
     /// The default tenant name.
     public let tenant = "default"
 
-    private init(app: LatchServerApp, clock: TestClock, dataDirectory: String) {
+    private init(app: LatchServerApp, clock: TestClock, dataDirectory: String, faults: FaultInjector) {
         self.app = app
         self.clock = clock
         self.dataDirectory = dataDirectory
+        self.faults = faults
     }
 
     /// Starts a server in development mode on `127.0.0.1:0` with a fresh temporary database.
     /// Argon2id runs at reduced cost (m=4 MiB, t=1) so suites stay fast; pass `configure` to change
-    /// anything, including the parameters.
+    /// anything, including the parameters. ``faults`` is installed as the interceptor before
+    /// `configure` runs; replacing `interceptor` there leaves ``faults`` unused.
     public static func start(configure: (inout LatchServerConfiguration) -> Void = { _ in }) throws -> LatchTestServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latch-test-\(UUID().uuidString)").path
         let clock = TestClock()
@@ -46,10 +52,12 @@ public final class LatchTestServer: Sendable {
         configuration.log = .silent
         configuration.httpThreads = 4
         configuration.passwordHashing = Argon2idHasher.Parameters(memoryKiB: 4096, iterations: 1, parallelism: 1)
+        let faults = FaultInjector(clock: clock)
+        configuration.interceptor = faults
         configure(&configuration)
         let app = try LatchServerApp(configuration: configuration)
         try app.start()
-        return LatchTestServer(app: app, clock: clock, dataDirectory: directory)
+        return LatchTestServer(app: app, clock: clock, dataDirectory: directory, faults: faults)
     }
 
     /// Stops the server and deletes its data.

@@ -69,9 +69,11 @@ public final class LatchServerApp: Sendable {
         let box = DrainFlag()
         OperationsAPI(services: services, metrics: metrics, isDraining: { box.isSet }).register(in: &router)
         drainFlag = box
+        let routed: any HTTPResponder =
+            configuration.interceptor.map { InterceptingResponder(next: router, interceptor: $0) } ?? router
         http = HTTPServer(
             configuration: httpConfiguration,
-            responder: MetricsResponder(next: router, metrics: metrics, clock: configuration.clock))
+            responder: MetricsResponder(next: routed, metrics: metrics, clock: configuration.clock))
     }
 
     /// Starts listening and delivering.

@@ -28,6 +28,9 @@ public struct LatchServerConfiguration: Sendable {
     public var log: ServerLog = .standardError
     /// Delivery of outbox messages; `nil` uses the development log under `development`, else none.
     public var transport: (any MessageTransport)?
+    /// Sees every routed request first and may answer it instead (fault injection in tests);
+    /// `nil`, the default and the only production setting, adds no work per request.
+    public var interceptor: (any RequestInterceptor)?
 
     /// The defaults.
     public init() {}

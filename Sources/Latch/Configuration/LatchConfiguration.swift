@@ -1,0 +1,76 @@
+import Foundation
+import LatchWire
+
+/// Everything a ``LatchClient`` needs: where the server is, who the app is, what it can do, and the
+/// injectable pieces (credential store, retry policy, logger, transport, clock).
+public struct LatchConfiguration: Sendable {
+    /// The server origin, e.g. `https://id.example.com`.
+    public var serverURL: URL
+    /// The tenant path segment; `default` on a development server.
+    public var tenant: String
+    /// The app's client id.
+    public var clientID: String
+    /// The challenge types the app can handle; `redirect` is always added (native-auth protocol).
+    public var challengeTypes: [ChallengeType]
+    /// Flows the app can finish natively beyond sign-in (`mfa_required`, `registration_required`).
+    public var capabilities: [Capability]
+    /// Where tokens are kept.
+    public var credentialStore: any CredentialStore
+    /// Automatic retries.
+    public var retryPolicy: RetryPolicy
+    /// Diagnostics; silent by default.
+    public var logger: LatchLogger
+    /// How requests are sent.
+    public var transport: HTTPTransport
+    /// The current time (injectable for tests).
+    public var clock: @Sendable () -> Date
+    /// Scopes requested when a call names none.
+    public var defaultScopes: [String]
+
+    /// Creates a configuration with production defaults.
+    public init(
+        serverURL: URL, tenant: String = "default", clientID: String,
+        challengeTypes: [ChallengeType] = [.oob, .password], capabilities: [Capability] = [],
+        credentialStore: (any CredentialStore)? = nil, retryPolicy: RetryPolicy = .default,
+        logger: LatchLogger = .silent, transport: HTTPTransport = .urlSession,
+        clock: @escaping @Sendable () -> Date = { Date() }, defaultScopes: [String] = ["openid", "offline_access"]
+    ) {
+        self.serverURL = serverURL
+        self.tenant = tenant
+        self.clientID = clientID
+        self.challengeTypes = challengeTypes
+        self.capabilities = capabilities
+        self.credentialStore = credentialStore ?? Self.platformCredentialStore()
+        self.retryPolicy = retryPolicy
+        self.logger = logger
+        self.transport = transport
+        self.clock = clock
+        self.defaultScopes = defaultScopes
+    }
+
+    /// The platform's store: the Keychain on Apple platforms, the 0600 file elsewhere.
+    public static func platformCredentialStore() -> any CredentialStore {
+        #if canImport(Security)
+            return KeychainCredentialStore()
+        #else
+            return FileCredentialStore()
+        #endif
+    }
+
+    /// The `challenge_type` parameter: the configured types plus `redirect`.
+    var challengeTypeParameter: String {
+        (challengeTypes.filter { $0 != .redirect } + [.redirect]).map(\.rawValue).joined(separator: " ")
+    }
+
+    /// The `capabilities` parameter, or `nil` when empty.
+    var capabilitiesParameter: String? {
+        capabilities.isEmpty ? nil : capabilities.map(\.rawValue).joined(separator: " ")
+    }
+
+    /// The server origin without a trailing slash, as stored with accounts.
+    var serverKey: String {
+        var text = serverURL.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import LatchWire
+
+/// The one error type of the Latch SDK.
+///
+/// Handle failures by ``code`` (stable numbers) and ``recovery`` (what to do next); ``message`` is
+/// for developers and logs, not for end users. Network failures keep the original `URLError` in
+/// ``underlyingError``, so `NSURLErrorDomain` / `NSURLErrorNotConnectedToInternet` stay checkable.
+///
+/// ```swift
+/// do {
+///     _ = try await client.acquireTokenSilent(scopes: ["openid"], account: account)
+/// } catch let error as LatchError {
+///     switch error.recovery {
+///     case .signInAgain: showSignIn()
+///     case .retry(let after): scheduleRetry(after: after)
+///     default: log(error)
+///     }
+/// }
+/// ```
+public struct LatchError: Error, Sendable, CustomStringConvertible {
+    /// The stable code.
+    public let code: Code
+    /// A developer-facing description.
+    public let message: String
+    /// Why it failed, in more detail (e.g. which password rule), when known.
+    public let failureReason: String?
+    /// The cause: the `URLError` of a network failure, a ``CredentialStoreError``, a decoding error.
+    public let underlyingError: (any Error)?
+    /// How long to wait before retrying (from `Retry-After`, RFC 9110 § 10.2.3), when the server said.
+    public let retryAfter: TimeInterval?
+    /// The correlation id of the request (`client-request-id`), for support.
+    public let correlationID: String?
+    /// The HTTP status of the server's answer, when there was one.
+    public let httpStatus: Int?
+    /// The OAuth `error` value (RFC 6749 § 5.2), when the server sent one.
+    public let oauthError: String?
+    /// The native-auth `suberror`, e.g. `password_too_short`.
+    public let suberror: String?
+    /// The server's numeric `error_codes`.
+    public let serverErrorCodes: [Int]
+    /// Attributes the server found invalid (``Code/invalidAttributes``).
+    public let invalidAttributes: [String]
+    /// A claims challenge to pass to the next sign-in, when the server asked for one.
+    public let claims: String?
+    /// The flow's next continuation token, when the answer carried one (internal: flow states use it).
+    var continuationToken: String?
+    /// Attributes the server still requires (internal: becomes a sign-up state).
+    var requiredAttributes: [RequiredAttribute] = []
+
+    /// Creates an error; the SDK builds these through its mapping table.
+    public init(
+        code: Code, message: String, failureReason: String? = nil, underlyingError: (any Error)? = nil,
+        retryAfter: TimeInterval? = nil, correlationID: String? = nil, httpStatus: Int? = nil,
+        oauthError: String? = nil, suberror: String? = nil, serverErrorCodes: [Int] = [],
+        invalidAttributes: [String] = [], claims: String? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.failureReason = failureReason
+        self.underlyingError = underlyingError
+        self.retryAfter = retryAfter
+        self.correlationID = correlationID
+        self.httpStatus = httpStatus
+        self.oauthError = oauthError
+        self.suberror = suberror
+        self.serverErrorCodes = serverErrorCodes
+        self.invalidAttributes = invalidAttributes
+        self.claims = claims
+    }
+
+    /// The cross-platform name, e.g. `ERROR_WRONG_PASSWORD`.
+    public var name: String { code.name }
+
+    /// Whether retrying the same call unchanged may succeed: only network errors, server errors
+    /// (HTTP 5xx) and too-many-requests.
+    public var isRetryable: Bool {
+        code == .networkError || code == .serverError || code == .tooManyRequests
+    }
+
+    /// What the app should do next.
+    public var recovery: Recovery {
+        switch code {
+        case .networkError, .serverError, .tooManyRequests: .retry(after: retryAfter)
+        case .wrongPassword, .weakPassword, .invalidEmail, .invalidAttributes, .missingInput, .invalidCode: .correctInput
+        case .codeExpired, .codeAttemptsExceeded: .resendCode
+        case .flowExpired, .invalidFlowState: .restartFlow
+        case .interactionRequired: .signInAgain(claims: claims)
+        case .browserRequired: .useBrowser
+        case .userAlreadyExists: .signInInstead
+        case .userNotFound: .signUpInstead
+        case .credentialStoreError: .checkCredentialStore
+        default: .none
+        }
+    }
+
+    public var description: String {
+        var text = "\(code.name) (\(code.rawValue)): \(message)"
+        if let failureReason { text += " — \(failureReason)" }
+        if let correlationID { text += " [correlation id \(correlationID)]" }
+        return text
+    }
+}

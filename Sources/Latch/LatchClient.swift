@@ -1,0 +1,125 @@
+import Foundation
+import LatchWire
+
+/// The Latch SDK's entry point: browserless sign-up, sign-in and password reset against a Latch
+/// server (the native-auth wire protocol), silent token acquisition from a persistent cache, and
+/// sign-out.
+///
+/// ```swift
+/// let client = LatchClient(configuration: LatchConfiguration(
+///     serverURL: URL(string: "https://id.example.com")!, clientID: "my-app"))
+/// switch try await client.signIn(username: "ada@example.com", password: password) {
+/// case .completed(let result): use(result.accessToken)
+/// case .codeRequired(let state): ask for the code, then `try await state.submitCode(code)`
+/// case .passwordRequired(let state): ask for the password, then `try await state.submitPassword(pw)`
+/// }
+/// ```
+public final class LatchClient: Sendable {
+    /// The configuration the client was made with.
+    public let configuration: LatchConfiguration
+    let session: LatchSession
+
+    /// Creates a client.
+    public init(configuration: LatchConfiguration) {
+        self.configuration = configuration
+        session = LatchSession(configuration: configuration)
+    }
+
+    /// Starts a sign-up. The e-mail address is always verified with a one-time code first.
+    /// - Parameters:
+    ///   - username: the e-mail address.
+    ///   - password: the password, or `nil` to be asked for one later (or for a code-only account
+    ///     when the client is configured without `.password`).
+    ///   - attributes: user attributes the tenant collects (e.g. `displayName`).
+    /// - Throws: ``LatchError`` — ``LatchError/Code/userAlreadyExists``, ``LatchError/Code/weakPassword``,
+    ///   ``LatchError/Code/invalidEmail`` (before any request), ``LatchError/Code/browserRequired``, …
+    public func signUp(username: String, password: String? = nil, attributes: [String: String] = [:]) async throws
+        -> SignUpStartResult
+    {
+        let email = try Input.username(username)
+        if let password, password.isEmpty { throw Input.missing("password") }
+        let start = try await session.channel.post(
+            "signup/v1.0/start",
+            [
+                "username": email, "password": password, "challenge_type": configuration.challengeTypeParameter,
+                "capabilities": configuration.capabilitiesParameter,
+                "attributes": attributes.isEmpty ? nil : try Input.attributesJSON(attributes),
+            ], .repeatable)
+        let state = try await SignUpCodeRequiredState.challenge(
+            session: session, token: try session.continuation(start), username: email)
+        return .codeRequired(state)
+    }
+
+    /// Starts a sign-in.
+    /// - Parameters:
+    ///   - username: the e-mail address.
+    ///   - password: the password, or `nil` to let the server choose (password or e-mail code).
+    ///   - scopes: scopes to request; the configuration's defaults when `nil`.
+    /// - Returns: ``SignInStartResult/completed(_:)`` when the password was enough, else the state
+    ///   that needs the next credential.
+    /// - Throws: ``LatchError`` — ``LatchError/Code/userNotFound``, ``LatchError/Code/wrongPassword``, …
+    public func signIn(username: String, password: String? = nil, scopes: [String]? = nil) async throws
+        -> SignInStartResult
+    {
+        let email = try Input.username(username)
+        if let password, password.isEmpty { throw Input.missing("password") }
+        let scopes = scopes ?? configuration.defaultScopes
+        let initiate = try await session.channel.post(
+            "oauth2/v2.0/initiate",
+            [
+                "username": email, "challenge_type": configuration.challengeTypeParameter,
+                "capabilities": configuration.capabilitiesParameter,
+            ], .repeatable)
+        let next = try await session.signInChallenge(token: try session.continuation(initiate), username: email, scopes: scopes)
+        switch next {
+        case .passwordRequired(let state):
+            if let password { return .completed(try await state.submitPassword(password)) }
+            return next
+        default:
+            return next
+        }
+    }
+
+    /// Starts a password reset; a code is sent to the address.
+    /// - Throws: ``LatchError`` — ``LatchError/Code/userNotFound``, ``LatchError/Code/browserRequired``, …
+    public func resetPassword(username: String) async throws -> ResetPasswordStartResult {
+        let email = try Input.username(username)
+        let start = try await session.channel.post(
+            "resetpassword/v1.0/start",
+            [
+                "username": email, "challenge_type": configuration.challengeTypeParameter,
+                "capabilities": configuration.capabilitiesParameter,
+            ], .repeatable)
+        let state = try await ResetPasswordCodeRequiredState.challenge(
+            session: session, token: try session.continuation(start), username: email)
+        return .codeRequired(state)
+    }
+
+    /// A token for `account` without user interaction: from the cache while the access token is
+    /// valid for more than five minutes, else by refreshing (one refresh at a time per account,
+    /// also across processes sharing a file store).
+    /// - Throws: ``LatchError`` — ``LatchError/Code/interactionRequired`` when the session ended
+    ///   (the account's ``LatchAccount/sessionState`` then says so), ``LatchError/Code/tooManyRequests``
+    ///   while throttled after a 429, ``LatchError/Code/networkError``, …
+    public func acquireTokenSilent(scopes: [String]? = nil, account: LatchAccount, forceRefresh: Bool = false)
+        async throws -> LatchTokenResult
+    {
+        try await session.tokens.acquire(account: account, scopes: scopes, forceRefresh: forceRefresh)
+    }
+
+    /// The accounts stored for this server, tenant and client, with their session state.
+    public func accounts() async throws -> [LatchAccount] {
+        try await session.tokens.accounts().map(LatchAccount.init)
+    }
+
+    /// The stored account with this username, if any.
+    public func account(username: String) async throws -> LatchAccount? {
+        let email = username.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        return try await accounts().first { $0.username == email }
+    }
+
+    /// Signs `account` out on this device: its tokens are removed from the store.
+    public func signOut(account: LatchAccount) async throws {
+        try await session.tokens.remove(account)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// Where the SDK keeps accounts and their tokens between launches.
+///
+/// Implementations: ``KeychainCredentialStore`` (Apple platforms), ``FileCredentialStore``
+/// (Linux: a 0600 file under `~/.local/share/latch`, replaced atomically, guarded by an advisory
+/// lock shared with other processes) and ``InMemoryCredentialStore`` (tests).
+public protocol CredentialStore: Sendable {
+    /// The stored snapshot; empty when nothing is stored yet.
+    /// - Throws: ``CredentialStoreError`` when the store cannot be read.
+    func read() async throws -> CredentialSnapshot
+
+    /// Replaces the stored snapshot atomically: a reader sees the old or the new one, never a mix.
+    /// - Throws: ``CredentialStoreError``.
+    func write(_ snapshot: CredentialSnapshot) async throws
+
+    /// Runs `body` while holding the store's exclusive lock. For stores shared between processes
+    /// the lock is shared too, so two processes never refresh the same account at once.
+    /// - Throws: ``CredentialStoreError`` when the lock cannot be taken, or what `body` throws.
+    func withExclusiveLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T
+}
+
+/// A credential-store failure, with the underlying cause (an `errno`, an `OSStatus`, a decoding error).
+public struct CredentialStoreError: Error, Sendable, CustomStringConvertible {
+    /// What failed, without secrets.
+    public let message: String
+    /// The underlying cause.
+    public let underlyingError: (any Error)?
+
+    /// Creates an error.
+    public init(_ message: String, underlyingError: (any Error)? = nil) {
+        self.message = message
+        self.underlyingError = underlyingError
+    }
+
+    /// The message, followed by the underlying error when there is one.
+    public var description: String {
+        underlyingError.map { "\(message): \($0)" } ?? message
+    }
+}
+
+/// Everything a credential store holds: the signed-in accounts of one or more clients.
+public struct CredentialSnapshot: Codable, Sendable, Equatable {
+    /// Format version of the stored document.
+    public var version: Int
+    /// Accounts by ``StoredAccount/key``.
+    public var accounts: [String: StoredAccount]
+
+    /// An empty snapshot.
+    public init(accounts: [String: StoredAccount] = [:]) {
+        version = 1
+        self.accounts = accounts
+    }
+}
+
+/// One account's tokens as stored.
+public struct StoredAccount: Codable, Sendable, Equatable {
+    /// The account id (`sub`).
+    public var accountID: String
+    /// The username (e-mail).
+    public var username: String
+    /// The server origin, e.g. `https://id.example.com`.
+    public var server: String
+    /// The tenant.
+    public var tenant: String
+    /// The client id the tokens were issued to.
+    public var clientID: String
+    /// The latest ID token.
+    public var idToken: String?
+    /// The latest access token.
+    public var accessToken: String?
+    /// When the access token expires.
+    public var accessTokenExpiresAt: Date?
+    /// Scopes granted with the access token.
+    public var scopes: [String]
+    /// The refresh token; `nil` once the session ended.
+    public var refreshToken: String?
+    /// When these tokens were stored.
+    public var updatedAt: Date
+
+    /// The key of this account in ``CredentialSnapshot/accounts``: one entry per server, tenant,
+    /// client and account.
+    public var key: String { Self.key(server: server, tenant: tenant, clientID: clientID, accountID: accountID) }
+
+    /// Builds an account key.
+    public static func key(server: String, tenant: String, clientID: String, accountID: String) -> String {
+        "\(server)|\(tenant)|\(clientID)|\(accountID)"
+    }
+
+    /// Creates a record.
+    public init(
+        accountID: String, username: String, server: String, tenant: String, clientID: String, idToken: String?,
+        accessToken: String?, accessTokenExpiresAt: Date?, scopes: [String], refreshToken: String?, updatedAt: Date
+    ) {
+        self.accountID = accountID
+        self.username = username
+        self.server = server
+        self.tenant = tenant
+        self.clientID = clientID
+        self.idToken = idToken
+        self.accessToken = accessToken
+        self.accessTokenExpiresAt = accessTokenExpiresAt
+        self.scopes = scopes
+        self.refreshToken = refreshToken
+        self.updatedAt = updatedAt
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import LatchWire
+
+/// Keeps tokens: an in-memory copy of the credential store for the fast path, the store for
+/// persistence, one refresh in flight per account, and a throttle after `429` answers.
+final class TokenManager: Sendable {
+    /// Access tokens valid for less than this are refreshed first (MSAL and Firebase use 5 minutes).
+    static let expiryMargin: TimeInterval = 300
+
+    private let configuration: LatchConfiguration
+    private let channel: NativeAuthChannel
+    /// Accounts by key; `nil` until first loaded from the store.
+    private let memory = Locked<[String: StoredAccount]?>(nil)
+    /// Ready-made results of the accounts in `memory` that hold an access token, so a cache hit
+    /// decodes nothing.
+    private let results = Locked<[String: LatchTokenResult]>([:])
+    private let throttle = Locked<[String: Date]>([:])
+    private let inFlight = Locked<[String: Task<StoredAccount, any Error>]>([:])
+
+    init(configuration: LatchConfiguration, channel: NativeAuthChannel) {
+        self.configuration = configuration
+        self.channel = channel
+    }
+
+    // MARK: - Reading
+
+    /// Every stored account of this server, tenant and client.
+    func accounts() async throws -> [StoredAccount] {
+        try await loadedAccounts().values.filter(belongsHere).sorted { $0.username < $1.username }
+    }
+
+    private func belongsHere(_ record: StoredAccount) -> Bool {
+        record.server == configuration.serverKey && record.tenant == configuration.tenant
+            && record.clientID == configuration.clientID
+    }
+
+    private func loadedAccounts() async throws -> [String: StoredAccount] {
+        if let loaded = memory.withLock({ $0 }) { return loaded }
+        let snapshot = try await readStore()
+        if memory.withLock({ $0 == nil }) { remember(snapshot.accounts) }
+        return memory.withLock { $0 ?? [:] }
+    }
+
+    func key(for account: LatchAccount) -> String {
+        StoredAccount.key(
+            server: configuration.serverKey, tenant: configuration.tenant, clientID: configuration.clientID,
+            accountID: account.id)
+    }
+
+    // MARK: - Silent acquisition
+
+    /// A valid access token for `account`, from memory when it is valid for more than the margin,
+    /// else refreshed (one refresh per account at a time, across tasks and, through the store's
+    /// lock, across processes).
+    func acquire(account: LatchAccount, scopes: [String]?, forceRefresh: Bool) async throws -> LatchTokenResult {
+        let key = key(for: account)
+        let now = configuration.clock()
+        if !forceRefresh, let hit = results.withLock({ $0[key] }), Self.isFresh(hit, scopes: scopes, now: now) {
+            return hit
+        }
+        if let until = throttle.withLock({ $0[key] }), until > now {
+            throw LatchError(
+                code: .tooManyRequests,
+                message: "Silent token requests for this account are throttled after a 429 answer.",
+                retryAfter: until.timeIntervalSince(now))
+        }
+        if memory.withLock({ $0 }) == nil { _ = try await loadedAccounts() }
+        let record = try await refreshOnce(key: key, scopes: scopes, forceRefresh: forceRefresh)
+        guard let result = LatchTokenResult(record) else {
+            throw LatchError(code: .unexpectedResponse, message: "The refreshed account holds no access token.")
+        }
+        return result
+    }
+
+    private static func isFresh(_ result: LatchTokenResult, scopes: [String]?, now: Date) -> Bool {
+        guard result.expiresOn.timeIntervalSince(now) > expiryMargin else { return false }
+        guard let scopes else { return true }
+        return scopes.allSatisfy(result.scopes.contains)
+    }
+
+    /// Records `accounts` as the in-memory view and rebuilds the ready-made results.
+    private func remember(_ accounts: [String: StoredAccount]) {
+        memory.withLock { $0 = accounts }
+        let built = accounts.compactMapValues(LatchTokenResult.init)
+        results.withLock { $0 = built }
+    }
+
+    /// Records one account.
+    private func remember(_ record: StoredAccount, key: String) {
+        memory.withLock { $0?[key] = record }
+        let result = LatchTokenResult(record)
+        results.withLock { $0[key] = result }
+    }
+
+    private func usable(_ record: StoredAccount, scopes: [String]?, now: Date) -> LatchTokenResult? {
+        guard let expiry = record.accessTokenExpiresAt, expiry.timeIntervalSince(now) > Self.expiryMargin,
+            record.refreshToken != nil || record.accessToken != nil
+        else { return nil }
+        if let scopes, !Set(scopes).isSubset(of: Set(record.scopes)) { return nil }
+        return LatchTokenResult(record)
+    }
+
+    private func refreshOnce(key: String, scopes: [String]?, forceRefresh: Bool) async throws -> StoredAccount {
+        let task: Task<StoredAccount, any Error> = inFlight.withLock { running in
+            if let existing = running[key] { return existing }
+            let task = Task { [self] in
+                defer { _ = inFlight.withLock { $0.removeValue(forKey: key) } }
+                return try await refreshUnderLock(key: key, scopes: scopes, forceRefresh: forceRefresh)
+            }
+            running[key] = task
+            return task
+        }
+        return try await task.value
+    }
+
+    private func refreshUnderLock(key: String, scopes: [String]?, forceRefresh: Bool) async throws -> StoredAccount {
+        let store = configuration.credentialStore
+        let startedAt = configuration.clock()
+        return try await storeCall {
+            try await store.withExclusiveLock { [self] in
+                var snapshot = try await readStore()
+                guard var record = snapshot.accounts[key] else {
+                    throw LatchError(code: .interactionRequired, message: "No account is signed in; sign in first.")
+                }
+                // Another process may have refreshed while this one waited for the lock.
+                if let stored = snapshot.accounts[key], stored.updatedAt > startedAt || !forceRefresh,
+                    usable(stored, scopes: scopes, now: configuration.clock()) != nil
+                {
+                    remember(stored, key: key)
+                    return stored
+                }
+                guard let refreshToken = record.refreshToken else {
+                    remember(record, key: key)
+                    throw LatchError(code: .interactionRequired, message: "The session ended; sign in again.")
+                }
+                let reply: NativeAuthReply
+                do {
+                    reply = try await channel.post(
+                        "oauth2/v2.0/token",
+                        ["grant_type": "refresh_token", "refresh_token": refreshToken, "scope": scopes?.joined(separator: " ")],
+                        .stateChanging)
+                } catch let error as LatchError {
+                    if error.code == .interactionRequired {
+                        record.refreshToken = nil
+                        record.accessToken = nil
+                        record.accessTokenExpiresAt = nil
+                        record.updatedAt = configuration.clock()
+                        snapshot.accounts[key] = record
+                        try await store.write(snapshot)
+                        remember(record, key: key)
+                    } else if error.code == .tooManyRequests {
+                        let until = configuration.clock().addingTimeInterval(min(error.retryAfter ?? 60, 3600))
+                        throttle.withLock { $0[key] = until }
+                    }
+                    throw error
+                }
+                record.apply(reply, now: configuration.clock())
+                snapshot.accounts[key] = record
+                try await store.write(snapshot)
+                remember(record, key: key)
+                return record
+            }
+        }
+    }
+
+    // MARK: - Writing
+
+    /// Stores the tokens of a finished sign-in and returns the result.
+    func save(_ reply: NativeAuthReply, username: String) async throws -> LatchTokenResult {
+        guard let idToken = reply.idToken ?? reply.accessToken, let claims = JWTDecoding.claims(idToken) else {
+            throw LatchError(code: .malformedJWT, message: "The server's token could not be decoded.")
+        }
+        var record = StoredAccount(
+            accountID: claims.sub, username: claims.preferredUsername ?? claims.email ?? username,
+            server: configuration.serverKey, tenant: configuration.tenant, clientID: configuration.clientID,
+            idToken: nil, accessToken: nil, accessTokenExpiresAt: nil, scopes: [], refreshToken: nil,
+            updatedAt: configuration.clock())
+        record.apply(reply, now: configuration.clock())
+        let key = record.key
+        let store = configuration.credentialStore
+        let saved = record
+        try await storeCall {
+            try await store.withExclusiveLock { [self] in
+                var snapshot = try await readStore()
+                snapshot.accounts[key] = saved
+                try await store.write(snapshot)
+                remember(snapshot.accounts)
+            }
+        }
+        throttle.withLock { _ = $0.removeValue(forKey: key) }
+        guard let result = LatchTokenResult(record) else {
+            throw LatchError(code: .unexpectedResponse, message: "The token response held no access token.")
+        }
+        return result
+    }
+
+    /// Removes an account and its tokens.
+    func remove(_ account: LatchAccount) async throws {
+        let key = key(for: account)
+        let store = configuration.credentialStore
+        try await storeCall {
+            try await store.withExclusiveLock { [self] in
+                var snapshot = try await readStore()
+                snapshot.accounts.removeValue(forKey: key)
+                try await store.write(snapshot)
+                remember(snapshot.accounts)
+            }
+        }
+    }
+
+    private func readStore() async throws -> CredentialSnapshot {
+        let store = configuration.credentialStore
+        return try await storeCall { try await store.read() }
+    }
+
+    /// Runs a store operation, turning ``CredentialStoreError`` into ``LatchError/Code/credentialStoreError``.
+    private func storeCall<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as CredentialStoreError {
+            throw LatchError(
+                code: .credentialStoreError, message: "The credential store failed: \(error.message)",
+                underlyingError: error)
+        }
+    }
+}
+
+extension StoredAccount {
+    /// Updates the tokens from a token response (RFC 6749 § 5.1); a missing refresh token keeps the old one.
+    mutating func apply(_ reply: NativeAuthReply, now: Date) {
+        if let idToken = reply.idToken { self.idToken = idToken }
+        accessToken = reply.accessToken
+        accessTokenExpiresAt = reply.expiresIn.map { now.addingTimeInterval(TimeInterval($0)) }
+        if let scope = reply.scope { scopes = scope.split(separator: " ").map(String.init) }
+        if let refreshToken = reply.refreshToken { self.refreshToken = refreshToken }
+        updatedAt = now
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import LatchWire
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Sends native-auth requests (form POSTs under `/{tenant}/`), applies the retry policy, and turns
+/// every failure into a ``LatchError`` through ``ServerErrorMapping``.
+struct NativeAuthChannel: Sendable {
+    /// Whether a request may be sent twice without effect beyond the first.
+    enum Repeatability {
+        /// Repeating it has no effect the user could notice (starting a flow, polling).
+        case repeatable
+        /// It changes state or sends a message (a code, a password, a refresh): re-sent only when
+        /// the failure proves the server did not process it.
+        case stateChanging
+    }
+
+    let configuration: LatchConfiguration
+
+    /// POSTs `form` (plus `client_id`) to `/{tenant}/{path}`.
+    /// - Throws: ``LatchError``; a `redirect` answer is ``LatchError/Code/browserRequired``.
+    func post(_ path: String, _ form: [String: String?], _ repeatability: Repeatability) async throws -> NativeAuthReply {
+        let correlationID = UUID().uuidString.lowercased()
+        let request = makeRequest(path, form, correlationID: correlationID)
+        var attempt = 1
+        while true {
+            let outcome = await send(request, correlationID: correlationID)
+            switch outcome {
+            case .success(let reply):
+                return reply
+            case .failure(let failure):
+                if failure.retryable(repeatability),
+                    let delay = configuration.retryPolicy.delay(after: attempt, retryAfter: failure.error.retryAfter)
+                {
+                    configuration.logger.log(
+                        .info, "retrying \(path) in \(String(format: "%.2f", delay)) s after \(failure.error.code.name)")
+                    try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+                    attempt += 1
+                    continue
+                }
+                throw failure.error
+            }
+        }
+    }
+
+    /// A failed attempt and what is known about whether the server processed it.
+    private struct Failure: Error {
+        let error: LatchError
+        /// The server certainly did not process the request (no connection, or 429/503).
+        let notProcessed: Bool
+
+        func retryable(_ repeatability: Repeatability) -> Bool {
+            guard error.isRetryable else { return false }
+            return notProcessed || repeatability == .repeatable
+        }
+    }
+
+    private func send(_ request: URLRequest, correlationID: String) async -> Result<NativeAuthReply, Failure> {
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await configuration.transport.send(request)
+        } catch {
+            let preSend: Set<URLError.Code> = [
+                .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed, .notConnectedToInternet,
+            ]
+            let notProcessed = (error as? URLError).map { preSend.contains($0.code) } ?? false
+            return .failure(
+                Failure(error: ServerErrorMapping.network(error, correlationID: correlationID), notProcessed: notProcessed))
+        }
+        guard let http = response as? HTTPURLResponse else {
+            return .failure(
+                Failure(error: ServerErrorMapping.unexpected(status: 0, correlationID: correlationID), notProcessed: false))
+        }
+        let status = http.statusCode
+        let retryAfter = RetryPolicy.parseRetryAfter(http.value(forHTTPHeaderField: "Retry-After"), now: configuration.clock())
+        let answer = ServerErrorMapping.Answer(status: status, retryAfter: retryAfter, correlationID: correlationID)
+        if (200..<300).contains(status) {
+            guard let reply = try? JSONDecoder().decode(NativeAuthReply.self, from: data) else {
+                return .failure(
+                    Failure(
+                        error: ServerErrorMapping.unexpected(status: status, correlationID: correlationID), notProcessed: false))
+            }
+            if reply.challengeType == ChallengeType.redirect.rawValue {
+                return .failure(
+                    Failure(
+                        error: ServerErrorMapping.browserRequired(reason: reply.redirectReason, correlationID: correlationID),
+                        notProcessed: false))
+            }
+            return .success(reply)
+        }
+        let notProcessed = status == 429 || status == 503
+        let error: LatchError
+        if let envelope = try? JSONDecoder().decode(NativeAuthErrorResponse.self, from: data) {
+            error = ServerErrorMapping.error(from: envelope, answer: answer)
+        } else {
+            error = ServerErrorMapping.unexpected(status: status, correlationID: correlationID, retryAfter: retryAfter)
+        }
+        return .failure(Failure(error: error, notProcessed: notProcessed))
+    }
+
+    private func makeRequest(_ path: String, _ form: [String: String?], correlationID: String) -> URLRequest {
+        let url = configuration.serverURL.appendingPathComponent(configuration.tenant).appendingPathComponent(path)
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.setValue(correlationID, forHTTPHeaderField: "client-request-id")
+        request.setValue("true", forHTTPHeaderField: "return-client-request-id")
+        request.setValue("Latch.Swift", forHTTPHeaderField: "x-client-SKU")
+        var fields = form.compactMapValues { $0 }
+        fields["client_id"] = configuration.clientID
+        request.httpBody = Data(FormEncoding.encode(fields).utf8)
+        request.timeoutInterval = 30
+        return request
+    }
+}
+
+/// `application/x-www-form-urlencoded` serialisation (WHATWG URL standard).
+enum FormEncoding {
+    private static let unreserved: CharacterSet = {
+        var set = CharacterSet.alphanumerics
+        set.insert(charactersIn: "-._*")
+        return set
+    }()
+
+    static func encode(_ fields: [String: String]) -> String {
+        fields.sorted { $0.key < $1.key }.map { "\(escape($0.key))=\(escape($0.value))" }.joined(separator: "&")
+    }
+
+    private static func escape(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar == " " {
+                out += "+"
+            } else if scalar.isASCII, unreserved.contains(scalar) {
+                out.unicodeScalars.append(scalar)
+            } else {
+                for byte in String(scalar).utf8 { out += String(format: "%%%02X", byte) }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,38 @@
+/// A successful native-auth answer: every member any endpoint may send, all optional
+/// (Entra native-auth v1 shapes, see the protocol reference).
+struct NativeAuthReply: Decodable, Sendable {
+    var continuationToken: String?
+    var challengeType: String?
+    var bindingMethod: String?
+    var challengeChannel: String?
+    var challengeTargetLabel: String?
+    var codeLength: Int?
+    var interval: Int?
+    var expiresIn: Int?
+    var pollInterval: Int?
+    var status: String?
+    var redirectReason: String?
+    // Token responses (RFC 6749 § 5.1).
+    var tokenType: String?
+    var scope: String?
+    var accessToken: String?
+    var refreshToken: String?
+    var idToken: String?
+
+    enum CodingKeys: String, CodingKey {
+        case interval, status, scope
+        case continuationToken = "continuation_token"
+        case challengeType = "challenge_type"
+        case bindingMethod = "binding_method"
+        case challengeChannel = "challenge_channel"
+        case challengeTargetLabel = "challenge_target_label"
+        case codeLength = "code_length"
+        case expiresIn = "expires_in"
+        case pollInterval = "poll_interval"
+        case redirectReason = "redirect_reason"
+        case tokenType = "token_type"
+        case accessToken = "access_token"
+        case refreshToken = "refresh_token"
+        case idToken = "id_token"
+    }
+}
