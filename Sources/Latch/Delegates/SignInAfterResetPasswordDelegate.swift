@@ -1,0 +1,33 @@
+import Foundation
+
+/// Receives the outcome of ``SignInAfterResetPasswordState/signIn(scopes:delegate:)``, on the main
+/// actor, exactly once per call. Mirrors MSAL native auth's `SignInAfterResetPasswordDelegate`;
+/// `onSignInCompleted(result:)` comes from ``OnSignInCompletedDelegate``.
+@MainActor
+public protocol SignInAfterResetPasswordDelegate: OnSignInCompletedDelegate {
+    /// The sign-in after the reset failed. Mirrors MSAL's `onSignInAfterResetPasswordError(error:)`.
+    func onSignInAfterResetPasswordError(error: LatchError)
+}
+
+extension SignInAfterResetPasswordState {
+    /// Signs the account in and reports to `delegate` on the main actor; see ``signIn(scopes:)``.
+    /// Mirrors MSAL's `SignInAfterResetPasswordState.signIn(scopes:delegate:)`.
+    /// - Returns: the running work; cancelling it ends in ``LatchError/Code/userCanceled``.
+    @discardableResult
+    public func signIn(scopes: [String]? = nil, delegate: any SignInAfterResetPasswordDelegate) -> Task<Void, Never> {
+        DelegateDispatch.run {
+            try await self.signIn(scopes: scopes)
+        } deliver: { outcome in
+            switch outcome {
+            case .success(let result):
+                DelegateCallback.deliver(
+                    DelegateCallback.signInCompleted, fallback: { delegate.onSignInAfterResetPasswordError(error: $0) }
+                ) {
+                    delegate.onSignInCompleted(result: result)
+                }
+            case .failure(let error):
+                delegate.onSignInAfterResetPasswordError(error: error)
+            }
+        }
+    }
+}

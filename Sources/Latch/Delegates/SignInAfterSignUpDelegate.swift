@@ -1,0 +1,33 @@
+import Foundation
+
+/// Receives the outcome of ``SignInAfterSignUpState/signIn(scopes:delegate:)``, on the main actor,
+/// exactly once per call. Mirrors MSAL native auth's `SignInAfterSignUpDelegate`;
+/// `onSignInCompleted(result:)` comes from ``OnSignInCompletedDelegate``.
+@MainActor
+public protocol SignInAfterSignUpDelegate: OnSignInCompletedDelegate {
+    /// The sign-in after the sign-up failed. Mirrors MSAL's `onSignInAfterSignUpError(error:)`.
+    func onSignInAfterSignUpError(error: LatchError)
+}
+
+extension SignInAfterSignUpState {
+    /// Signs the new account in and reports to `delegate` on the main actor; see ``signIn(scopes:)``.
+    /// Mirrors MSAL's `SignInAfterSignUpState.signIn(scopes:delegate:)`.
+    /// - Returns: the running work; cancelling it ends in ``LatchError/Code/userCanceled``.
+    @discardableResult
+    public func signIn(scopes: [String]? = nil, delegate: any SignInAfterSignUpDelegate) -> Task<Void, Never> {
+        DelegateDispatch.run {
+            try await self.signIn(scopes: scopes)
+        } deliver: { outcome in
+            switch outcome {
+            case .success(let result):
+                DelegateCallback.deliver(
+                    DelegateCallback.signInCompleted, fallback: { delegate.onSignInAfterSignUpError(error: $0) }
+                ) {
+                    delegate.onSignInCompleted(result: result)
+                }
+            case .failure(let error):
+                delegate.onSignInAfterSignUpError(error: error)
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Receives the outcome of ``LatchClient/signIn(username:password:scopes:delegate:)``, on the main
+/// actor, exactly once per call. Mirrors MSAL native auth's `SignInStartDelegate`;
+/// `onSignInCompleted(result:)` comes from ``OnSignInCompletedDelegate``.
+@MainActor
+public protocol SignInStartDelegate: OnSignInCompletedDelegate {
+    /// The sign-in failed (``LatchError/Code/userNotFound``, ``LatchError/Code/wrongPassword``, …).
+    /// Mirrors MSAL's `onSignInStartError(error:)`.
+    func onSignInStartError(error: LatchError)
+
+    /// A code was sent; submit it with ``SignInCodeRequiredState/submitCode(_:delegate:)``.
+    /// Optional: without it, ``onSignInStartError(error:)`` is called.
+    /// Mirrors MSAL's `onSignInCodeRequired(newState:sentTo:channelTargetType:codeLength:)`.
+    func onSignInCodeRequired(
+        newState: SignInCodeRequiredState, sentTo: String, channelTargetType: LatchChannelType, codeLength: Int)
+
+    /// The password is needed (none was passed); submit it with
+    /// ``SignInPasswordRequiredState/submitPassword(_:delegate:)``.
+    /// Optional: without it, ``onSignInStartError(error:)`` is called.
+    /// Mirrors MSAL's `onSignInPasswordRequired(newState:)`.
+    func onSignInPasswordRequired(newState: SignInPasswordRequiredState)
+}
+
+extension SignInStartDelegate {
+    /// Routes to ``onSignInStartError(error:)`` (not implemented).
+    public func onSignInCodeRequired(
+        newState: SignInCodeRequiredState, sentTo: String, channelTargetType: LatchChannelType, codeLength: Int
+    ) {
+        onSignInStartError(
+            error: .delegateMethodNotImplemented("onSignInCodeRequired(newState:sentTo:channelTargetType:codeLength:)"))
+    }
+
+    /// Routes to ``onSignInStartError(error:)`` (not implemented).
+    public func onSignInPasswordRequired(newState: SignInPasswordRequiredState) {
+        onSignInStartError(error: .delegateMethodNotImplemented("onSignInPasswordRequired(newState:)"))
+    }
+}
+
+extension LatchClient {
+    /// Starts a sign-in and reports to `delegate` on the main actor; see
+    /// ``signIn(username:password:scopes:)`` for the parameters.
+    /// Mirrors MSAL's `signIn(username:password:scopes:delegate:)`.
+    /// - Returns: the running work; cancelling it ends in ``LatchError/Code/userCanceled``. The
+    ///   delegate is held until its callback has run.
+    @discardableResult
+    public func signIn(
+        username: String, password: String? = nil, scopes: [String]? = nil, delegate: any SignInStartDelegate
+    ) -> Task<Void, Never> {
+        DelegateDispatch.run {
+            try await self.signIn(username: username, password: password, scopes: scopes)
+        } deliver: { outcome in
+            switch outcome {
+            case .success(.completed(let result)):
+                DelegateCallback.deliver(
+                    DelegateCallback.signInCompleted, fallback: { delegate.onSignInStartError(error: $0) }
+                ) {
+                    delegate.onSignInCompleted(result: result)
+                }
+            case .success(.codeRequired(let state)):
+                delegate.onSignInCodeRequired(
+                    newState: state, sentTo: state.delivery.sentTo,
+                    channelTargetType: state.delivery.channelTargetType, codeLength: state.delivery.codeLength)
+            case .success(.passwordRequired(let state)):
+                delegate.onSignInPasswordRequired(newState: state)
+            case .failure(let error):
+                delegate.onSignInStartError(error: error)
+            }
+        }
+    }
+}

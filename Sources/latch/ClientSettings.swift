@@ -1,0 +1,98 @@
+import Foundation
+import Latch
+
+/// Where `latch` connects and where it keeps tokens, resolved from (highest precedence first) the
+/// command-line options, the environment (`LATCH_SERVER`, `LATCH_TENANT`, `LATCH_CLIENT_ID`,
+/// `LATCH_CACHE`), the config file (`--config FILE`, else `$XDG_CONFIG_HOME/latch/config.json` or
+/// `~/.config/latch/config.json`, a JSON object with `server`, `tenant` and `client_id`), and the
+/// development defaults `http://127.0.0.1:8080`, `default`, `latch-dev`.
+struct ClientSettings: Sendable {
+    /// The server origin.
+    let serverURL: URL
+    /// The tenant.
+    let tenant: String
+    /// The client id.
+    let clientID: String
+    /// The credential file.
+    let cachePath: String
+
+    /// The default server origin.
+    static let defaultServer = "http://127.0.0.1:8080"
+    /// The default tenant.
+    static let defaultTenant = "default"
+    /// The default client id.
+    static let defaultClientID = "latch-dev"
+
+    /// The members of the config file.
+    private struct ConfigFile: Decodable {
+        var server: String?
+        var tenant: String?
+        var clientID: String?
+
+        enum CodingKeys: String, CodingKey {
+            case server, tenant
+            case clientID = "client_id"
+        }
+    }
+
+    /// Resolves the settings.
+    /// - Throws: ``UsageError`` for an unreadable or malformed config file, or an invalid server URL.
+    init(options: CommandLineOptions, environment: [String: String]) throws {
+        func env(_ name: String) -> String? {
+            guard let value = environment[name], !value.isEmpty else { return nil }
+            return value
+        }
+        let file = try Self.readConfig(explicit: options.config, environment: environment)
+        let server = options.server ?? env("LATCH_SERVER") ?? file?.server ?? Self.defaultServer
+        guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            url.host != nil
+        else { throw UsageError("invalid server URL '\(server)'; expected e.g. \(Self.defaultServer)") }
+        serverURL = url
+        tenant = options.tenant ?? env("LATCH_TENANT") ?? file?.tenant ?? Self.defaultTenant
+        clientID = options.clientID ?? env("LATCH_CLIENT_ID") ?? file?.clientID ?? Self.defaultClientID
+        guard !tenant.isEmpty, !clientID.isEmpty else { throw UsageError("the tenant and client id must not be empty") }
+        if let cache = options.cache ?? env("LATCH_CACHE") {
+            cachePath = cache.hasPrefix("/") ? cache : FileManager.default.currentDirectoryPath + "/" + cache
+        } else {
+            cachePath = FileCredentialStore.defaultPath(environment: environment)
+        }
+    }
+
+    /// The SDK configuration for these settings, with a file credential store at ``cachePath``.
+    func configuration() -> LatchConfiguration {
+        LatchConfiguration(
+            serverURL: serverURL, tenant: tenant, clientID: clientID,
+            credentialStore: FileCredentialStore(path: cachePath))
+    }
+
+    /// The server origin as accounts are stored with it (no trailing slash).
+    var serverKey: String {
+        var text = serverURL.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+
+    private static func readConfig(explicit: String?, environment: [String: String]) throws -> ConfigFile? {
+        let path: String
+        if let explicit {
+            path = explicit
+        } else {
+            let configHome: String
+            if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+                configHome = xdg
+            } else {
+                configHome = (environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()) + "/.config"
+            }
+            path = configHome + "/latch/config.json"
+            guard FileManager.default.fileExists(atPath: path) else { return nil }
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw UsageError("cannot read config file \(path)")
+        }
+        do {
+            return try JSONDecoder().decode(ConfigFile.self, from: data)
+        } catch {
+            throw UsageError("config file \(path) is not a JSON object with \"server\", \"tenant\", \"client_id\" strings")
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Latch
+
+/// Turns a ``LatchError`` into what the user sees: a one-line explanation with the error name and
+/// a recovery hint (`latch: wrong username or password (ERROR_WRONG_PASSWORD). Check the password,
+/// or run 'latch reset-password'.`), and the `--json` error object.
+struct ErrorReport: Sendable {
+    /// The error.
+    let error: LatchError
+    /// The server the command talked to, for network hints.
+    let server: String
+    /// The credential file, for store hints.
+    let cachePath: String
+
+    /// The exit status for the error.
+    var exitCode: ExitCode { ExitCode(for: error) }
+
+    /// The human line for standard error (plus a correlation-id line for server-side failures).
+    var humanText: String {
+        var line = "latch: \(summary) (\(error.name))."
+        if let hint { line += " " + hint }
+        if let correlationID = error.correlationID,
+            [.serverError, .internal, .unexpectedResponse].contains(error.code) || error.httpStatus.map({ $0 >= 500 }) == true
+        {
+            line += "\nlatch: correlation id \(correlationID)"
+        }
+        return line
+    }
+
+    /// The `--json` error object.
+    var json: [String: JSONValue] {
+        var object: [String: JSONValue] = [
+            "code": .int(error.code.rawValue), "name": .string(error.name), "message": .string(error.message),
+            "recovery": .string(Self.recoveryName(error.recovery)), "exit_code": .int(Int(exitCode.rawValue)),
+            "hint": .optional(hint),
+        ]
+        if let failureReason = error.failureReason { object["failure_reason"] = .string(failureReason) }
+        if let suberror = error.suberror { object["suberror"] = .string(suberror) }
+        if let correlationID = error.correlationID { object["correlation_id"] = .string(correlationID) }
+        if let retryAfter = error.retryAfter { object["retry_after"] = .double(retryAfter) }
+        if let status = error.httpStatus { object["http_status"] = .int(status) }
+        if !error.invalidAttributes.isEmpty {
+            object["invalid_attributes"] = .array(error.invalidAttributes.map(JSONValue.string))
+        }
+        return object
+    }
+
+    /// The stable snake-case name of a recovery.
+    static func recoveryName(_ recovery: LatchError.Recovery) -> String {
+        switch recovery {
+        case .none: "none"
+        case .retry: "retry"
+        case .correctInput: "correct_input"
+        case .resendCode: "resend_code"
+        case .restartFlow: "restart_flow"
+        case .resetPassword: "reset_password"
+        case .signInAgain: "sign_in_again"
+        case .useBrowser: "use_browser"
+        case .signInInstead: "sign_in_instead"
+        case .signUpInstead: "sign_up_instead"
+        case .checkCredentialStore: "check_credential_store"
+        }
+    }
+
+    /// What went wrong, in lower case.
+    private var summary: String {
+        switch error.code {
+        case .wrongPassword: "wrong username or password"
+        case .invalidCode: "the code is incorrect"
+        case .weakPassword:
+            "the password does not meet the policy" + (error.failureReason.map { ": " + Self.sentence($0).lowercasedFirst } ?? "")
+        case .invalidEmail: "the e-mail address is not valid"
+        case .missingInput: Self.sentence(error.message).lowercasedFirst
+        case .invalidAttributes:
+            "some attributes are invalid"
+                + (error.invalidAttributes.isEmpty ? "" : ": " + error.invalidAttributes.joined(separator: ", "))
+        case .invalidScope: "a requested scope is not allowed"
+        case .userNotFound: "no account has this e-mail address"
+        case .userAlreadyExists: "an account with this e-mail address already exists"
+        case .userDisabled: "the account is disabled"
+        case .interactionRequired: Self.sentence(error.message).lowercasedFirst
+        case .flowExpired, .invalidFlowState: "the flow expired or is no longer valid"
+        case .codeExpired: "the code expired"
+        case .codeAttemptsExceeded: "the code was entered wrongly too often"
+        case .networkError: "cannot reach the server at \(server)"
+        case .serverError: "the server failed" + (error.httpStatus.map { " (HTTP \($0))" } ?? "")
+        case .tooManyRequests: "the server is limiting requests"
+        case .credentialStoreError:
+            "the credential store failed: "
+                + Self.sentence((error.underlyingError as? CredentialStoreError)?.message ?? error.message)
+        case .browserRequired: "this flow can only be finished in a browser"
+        case .unknownClient: "the client id is not registered in this tenant"
+        case .unknownTenant: "the tenant does not exist"
+        default: Self.sentence(error.message).lowercasedFirst
+        }
+    }
+
+    /// What to do next, as a sentence.
+    private var hint: String? {
+        switch error.code {
+        case .wrongPassword: "Check the password, or run 'latch reset-password'."
+        case .invalidCode: "Check the code in the e-mail and enter it again."
+        case .weakPassword: "Choose a longer, less common password."
+        case .invalidEmail: "Enter an address such as name@example.com."
+        case .missingInput:
+            "Answer the prompt, or pass --email, --password-stdin, LATCH_PASSWORD or LATCH_CODE."
+        case .invalidAttributes: "Correct them (--attribute NAME=VALUE) and sign up again."
+        case .invalidScope: "Check the --scope values."
+        case .userNotFound: "Run 'latch signup' to create an account."
+        case .userAlreadyExists: "Run 'latch signin' instead, or 'latch reset-password'."
+        case .userDisabled: "Ask the administrator to enable it."
+        case .interactionRequired: "Run 'latch signin' to sign in again."
+        case .flowExpired, .invalidFlowState: "Run the command again."
+        case .codeExpired, .codeAttemptsExceeded: "Run the command again to get a new code."
+        case .networkError: "Check --server and that latchd is running, then retry."
+        case .serverError: "Retry later."
+        case .tooManyRequests:
+            error.retryAfter.map { "Retry in \(Int($0.rounded(.up))) seconds." } ?? "Retry later."
+        case .credentialStoreError: "Check the permissions of \(cachePath) (or pass --cache FILE)."
+        case .browserRequired: "Finish it in a browser at \(server)."
+        case .unknownClient: "Check --client-id."
+        case .unknownTenant: "Check --tenant."
+        default: nil
+        }
+    }
+
+    /// `text` without a trailing period.
+    private static func sentence(_ text: String) -> String {
+        text.hasSuffix(".") ? String(text.dropLast()) : text
+    }
+}
+
+extension String {
+    /// The string with its first character lower-cased.
+    fileprivate var lowercasedFirst: String {
+        guard let first else { return self }
+        return first.lowercased() + dropFirst()
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Latch
+
+/// Writes results: with `--json` one JSON object per result on standard output, otherwise
+/// human-readable text on standard output. Errors always get a human line on standard error;
+/// with `--json` they are also printed as `{"error":{…}}` on standard output.
+struct OutputPrinter: Sendable {
+    /// Whether `--json` was given.
+    let json: Bool
+
+    /// Prints one result.
+    func result(_ object: [String: JSONValue], human: @autoclosure () -> String) {
+        if json {
+            Self.standardOutput(JSONValue.object(object).text)
+        } else {
+            let text = human()
+            if !text.isEmpty { Self.standardOutput(text) }
+        }
+    }
+
+    /// Prints a failure: the human line on standard error, and with `--json` the error object on standard output.
+    func failure(human: String, json object: [String: JSONValue]) {
+        FileHandle.standardError.write(Data((human + "\n").utf8))
+        if json { Self.standardOutput(JSONValue.object(["error": .object(object)]).text) }
+    }
+
+    /// Writes `text` and a newline to standard output, unbuffered.
+    static func standardOutput(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    /// The JSON description of an account.
+    static func account(_ account: LatchAccount) -> JSONValue {
+        .object([
+            "id": .string(account.id), "username": .string(account.username), "tenant": .string(account.tenant),
+            "session_state": .string(account.sessionState == .signedIn ? "signed_in" : "interaction_required"),
+        ])
+    }
+
+    /// The result of a finished sign-up, sign-in or password reset.
+    func signedIn(_ result: LatchTokenResult, flow: String) {
+        self.result(
+            [
+                "status": .string("signed_in"), "flow": .string(flow), "account": Self.account(result.account),
+                "expires_on": .int(Int(result.expiresOn.timeIntervalSince1970)),
+                "scopes": .array(result.scopes.map(JSONValue.string)),
+            ], human: "Signed in as \(result.account.username).")
+    }
+}

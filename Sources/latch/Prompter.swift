@@ -1,0 +1,108 @@
+import Foundation
+import Latch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Asks the user for input. On a terminal it writes the prompt to standard error and reads the
+/// answer (passwords without echo); when standard input is not a terminal every prompt silently
+/// reads its answer as one line from standard input, in order. Presets (`--email`, `LATCH_EMAIL`,
+/// `--password-stdin`, `LATCH_PASSWORD`, `LATCH_CODE`) answer a prompt without asking.
+struct Prompter: Sendable {
+    /// One answer and whether a person typed it at a terminal (then a rejected answer may be asked again).
+    struct Answer: Sendable {
+        /// The text.
+        let value: String
+        /// Whether it was typed at a terminal prompt.
+        let interactive: Bool
+    }
+
+    /// Whether standard input is a terminal.
+    let isTerminal: Bool
+    private let passwordFromStandardInput: Bool
+    private let environment: [String: String]
+
+    /// Creates a prompter for `options` and `environment`.
+    init(options: CommandLineOptions, environment: [String: String]) {
+        isTerminal = isatty(STDIN_FILENO) == 1
+        passwordFromStandardInput = options.passwordFromStandardInput
+        self.environment = environment
+    }
+
+    /// The e-mail address: `preset` (from `--email`), `LATCH_EMAIL`, or a prompt.
+    func email(preset: String?) throws -> Answer {
+        if let preset = preset ?? nonEmpty("LATCH_EMAIL") { return Answer(value: preset, interactive: false) }
+        return try ask("E-mail", what: "e-mail address", trimming: true)
+    }
+
+    /// A password: one line of standard input with `--password-stdin`, `LATCH_PASSWORD`, or a
+    /// prompt without echo. On a terminal, `confirm` asks twice and insists that both match.
+    func password(_ label: String = "Password", confirm: Bool = false) throws -> Answer {
+        if passwordFromStandardInput {
+            return Answer(value: try readAnswer(what: "password", trimming: false), interactive: false)
+        }
+        if let preset = nonEmpty("LATCH_PASSWORD") { return Answer(value: preset, interactive: false) }
+        guard isTerminal else { return try ask(label, what: "password", trimming: false) }
+        for _ in 0..<3 {
+            let first = try hidden(label)
+            guard confirm else { return first }
+            let second = try hidden("Repeat \(label.lowercased())")
+            if first.value == second.value { return first }
+            note("The passwords do not match; try again.")
+        }
+        throw LatchError(code: .missingInput, message: "The passwords did not match.")
+    }
+
+    /// A one-time code: `LATCH_CODE` or a prompt.
+    func code(sentTo: String) throws -> Answer {
+        if let preset = nonEmpty("LATCH_CODE") { return Answer(value: preset, interactive: false) }
+        if isTerminal, !sentTo.isEmpty { note("A code was sent to \(sentTo).") }
+        return try ask("Code", what: "code", trimming: true)
+    }
+
+    /// A free-text answer such as a sign-up attribute.
+    func text(_ label: String) throws -> Answer {
+        try ask(label, what: label, trimming: true)
+    }
+
+    /// Writes an informational line to standard error when a person is at the terminal.
+    func note(_ message: String) {
+        guard isTerminal else { return }
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+
+    private func nonEmpty(_ name: String) -> String? {
+        guard let value = environment[name], !value.isEmpty else { return nil }
+        return value
+    }
+
+    private func ask(_ label: String, what: String, trimming: Bool) throws -> Answer {
+        if isTerminal { FileHandle.standardError.write(Data("\(label): ".utf8)) }
+        return Answer(value: try readAnswer(what: what, trimming: trimming), interactive: isTerminal)
+    }
+
+    private func hidden(_ label: String) throws -> Answer {
+        FileHandle.standardError.write(Data("\(label): ".utf8))
+        let line = TerminalEcho.withEchoDisabled { readLine(strippingNewline: true) }
+        FileHandle.standardError.write(Data("\n".utf8))
+        guard let line else { throw Self.ended("password") }
+        return Answer(value: Self.stripCarriageReturn(line), interactive: true)
+    }
+
+    private func readAnswer(what: String, trimming: Bool) throws -> String {
+        guard let line = readLine(strippingNewline: true) else { throw Self.ended(what) }
+        let value = Self.stripCarriageReturn(line)
+        return trimming ? value.trimmingCharacters(in: .whitespaces) : value
+    }
+
+    private static func stripCarriageReturn(_ line: String) -> String {
+        line.hasSuffix("\r") ? String(line.dropLast()) : line
+    }
+
+    private static func ended(_ what: String) -> LatchError {
+        LatchError(code: .missingInput, message: "No \(what) was given: standard input ended.")
+    }
+}
