@@ -40,6 +40,21 @@ final class LatchSession: Sendable {
         }
     }
 
+    /// Asks a flow's `challenge` endpoint for a (new) one-time code.
+    /// - Returns: the next continuation token and where the code went.
+    func requestCode(_ path: String, token: String) async throws -> (token: String, delivery: CodeDelivery) {
+        let reply = try await channel.post(
+            path, ["continuation_token": token, "challenge_type": configuration.challengeTypeParameter], .stateChanging)
+        return (try continuation(reply), CodeDelivery(reply))
+    }
+
+    /// Signs in with the continuation token of a finished sign-up or password reset.
+    func signInWithContinuation(token: String, username: String, scopes: [String]?) async throws -> LatchTokenResult {
+        try await self.token(
+            ["grant_type": "continuation_token", "continuation_token": token, "username": username], username: username,
+            scopes: scopes ?? configuration.defaultScopes)
+    }
+
     /// Exchanges a grant at the token endpoint and stores the tokens.
     func token(_ form: [String: String?], username: String, scopes: [String]) async throws -> LatchTokenResult {
         var fields = form

@@ -15,15 +15,9 @@ public struct ResetPasswordCodeRequiredState: Sendable {
     /// Where the code went.
     public let delivery: CodeDelivery
 
-    static func challenge(session: LatchSession, token: String, username: String) async throws
-        -> ResetPasswordCodeRequiredState
-    {
-        let reply = try await session.channel.post(
-            "resetpassword/v1.0/challenge",
-            ["continuation_token": token, "challenge_type": session.configuration.challengeTypeParameter],
-            .stateChanging)
-        return ResetPasswordCodeRequiredState(
-            session: session, token: try session.continuation(reply), username: username, delivery: CodeDelivery(reply))
+    static func challenge(session: LatchSession, token: String, username: String) async throws -> ResetPasswordCodeRequiredState {
+        let (next, delivery) = try await session.requestCode("resetpassword/v1.0/challenge", token: token)
+        return ResetPasswordCodeRequiredState(session: session, token: next, username: username, delivery: delivery)
     }
 
     /// Submits the code; a wrong code leaves this state usable. Never re-sent automatically.
@@ -82,8 +76,6 @@ public struct SignInAfterResetPasswordState: Sendable {
 
     /// Signs in with the reset's continuation token.
     public func signIn(scopes: [String]? = nil) async throws -> LatchTokenResult {
-        try await session.token(
-            ["grant_type": "continuation_token", "continuation_token": token, "username": username], username: username,
-            scopes: scopes ?? session.configuration.defaultScopes)
+        try await session.signInWithContinuation(token: token, username: username, scopes: scopes)
     }
 }

@@ -27,12 +27,8 @@ public struct SignUpCodeRequiredState: Sendable {
     public let delivery: CodeDelivery
 
     static func challenge(session: LatchSession, token: String, username: String) async throws -> SignUpCodeRequiredState {
-        let reply = try await session.channel.post(
-            "signup/v1.0/challenge",
-            ["continuation_token": token, "challenge_type": session.configuration.challengeTypeParameter],
-            .stateChanging)
-        return SignUpCodeRequiredState(
-            session: session, token: try session.continuation(reply), username: username, delivery: CodeDelivery(reply))
+        let (next, delivery) = try await session.requestCode("signup/v1.0/challenge", token: token)
+        return SignUpCodeRequiredState(session: session, token: next, username: username, delivery: delivery)
     }
 
     /// Submits the code. A wrong code leaves this state usable for another try.
@@ -98,9 +94,7 @@ public struct SignInAfterSignUpState: Sendable {
 
     /// Signs in with the sign-up's continuation token.
     public func signIn(scopes: [String]? = nil) async throws -> LatchTokenResult {
-        try await session.token(
-            ["grant_type": "continuation_token", "continuation_token": token, "username": username], username: username,
-            scopes: scopes ?? session.configuration.defaultScopes)
+        try await session.signInWithContinuation(token: token, username: username, scopes: scopes)
     }
 }
 

@@ -77,6 +77,23 @@ struct FlowEngine: Sendable {
                 code: code, createdAt: clock.now()))
     }
 
+    /// The `challenge` step that sends a code: issues it with its outbox message, gives the flow a
+    /// fresh token, commits, wakes the outbox worker and describes the delivery. Calling it again is
+    /// "resend code": the previous code stops working.
+    func sendCode(for flow: Flow, tenant: Tenant, purpose: CodePurpose) throws -> ChallengeOutcome {
+        let next: String = try store.write { tx in
+            var current = try reload(tx, flow)
+            try issueCode(tx, flow: &current, tenant: tenant, purpose: purpose)
+            let next = advance(&current, tenant: tenant)
+            try tx.update(current)
+            return next
+        }
+        outboxChanged()
+        return .oob(
+            continuationToken: next, channel: "email", targetLabel: ContactLabel.mask(flow.username),
+            codeLength: tenant.settings.codeLength, interval: 300)
+    }
+
     /// Checks a submitted code against the flow's current one.
     func check(_ submitted: String, flow: Flow, tenant: Tenant) -> CodeCheck {
         guard let stored = flow.codeHash, let expiresAt = flow.codeExpiresAt else { return .expired }

@@ -46,7 +46,7 @@ public struct PasswordResetService: Sendable {
     public func challenge(_ context: ClientContext, continuationToken: String?, challengeType: String?) throws
         -> ChallengeOutcome
     {
-        var flow = try flows.load(continuationToken, context: context, kinds: [.passwordReset])
+        let flow = try flows.load(continuationToken, context: context, kinds: [.passwordReset])
         let types =
             try challengeType.map { try ChallengeTypes($0, capabilities: nil) }
             ?? ChallengeTypes(stored: flow.challengeTypes, capabilities: flow.capabilities)
@@ -54,18 +54,7 @@ public struct PasswordResetService: Sendable {
         guard flow.step == .started || flow.step == .codeSent else {
             throw AuthFailure.invalidRequest("the code was already verified in this flow")
         }
-        let next: String = try flows.store.write { tx in
-            var current = try flows.reload(tx, flow)
-            try flows.issueCode(tx, flow: &current, tenant: context.tenant, purpose: .passwordReset)
-            let next = flows.advance(&current, tenant: context.tenant)
-            try tx.update(current)
-            flow = current
-            return next
-        }
-        flows.outboxChanged()
-        return .oob(
-            continuationToken: next, channel: "email", targetLabel: ContactLabel.mask(flow.username),
-            codeLength: context.tenant.settings.codeLength, interval: 300)
+        return try flows.sendCode(for: flow, tenant: context.tenant, purpose: .passwordReset)
     }
 
     /// Verifies the code (`grant_type=oob`).

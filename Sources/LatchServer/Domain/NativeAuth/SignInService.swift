@@ -51,7 +51,7 @@ public struct SignInService: Sendable {
     public func challenge(_ context: ClientContext, continuationToken: String?, challengeType: String?) throws
         -> ChallengeOutcome
     {
-        var flow = try flows.load(continuationToken, context: context, kinds: [.signIn])
+        let flow = try flows.load(continuationToken, context: context, kinds: [.signIn])
         let types =
             try challengeType.map { try ChallengeTypes($0, capabilities: nil) }
             ?? ChallengeTypes(stored: flow.challengeTypes, capabilities: flow.capabilities)
@@ -70,18 +70,7 @@ public struct SignInService: Sendable {
         guard types.supportsCode else {
             return .redirect(reason: "the account has no password and the client cannot take a code")
         }
-        let next: String = try flows.store.write { tx in
-            var current = try flows.reload(tx, flow)
-            try flows.issueCode(tx, flow: &current, tenant: context.tenant, purpose: .signIn)
-            let next = flows.advance(&current, tenant: context.tenant)
-            try tx.update(current)
-            flow = current
-            return next
-        }
-        flows.outboxChanged()
-        return .oob(
-            continuationToken: next, channel: "email", targetLabel: ContactLabel.mask(flow.username),
-            codeLength: context.tenant.settings.codeLength, interval: 300)
+        return try flows.sendCode(for: flow, tenant: context.tenant, purpose: .signIn)
     }
 
     /// The native-auth token endpoint (`oauth2/v2.0/token`): grant types `password`, `oob`,

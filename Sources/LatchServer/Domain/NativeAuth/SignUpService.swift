@@ -56,7 +56,7 @@ public struct SignUpService: Sendable {
     public func challenge(_ context: ClientContext, continuationToken: String?, challengeType: String?) throws
         -> ChallengeOutcome
     {
-        var flow = try flows.load(continuationToken, context: context, kinds: [.signUp])
+        let flow = try flows.load(continuationToken, context: context, kinds: [.signUp])
         let types =
             try challengeType.map { try ChallengeTypes($0, capabilities: nil) }
             ?? ChallengeTypes(stored: flow.challengeTypes, capabilities: flow.capabilities)
@@ -72,18 +72,7 @@ public struct SignUpService: Sendable {
             return .password(continuationToken: next)
         }
         guard types.supportsCode else { return .redirect(reason: "e-mail verification needs the oob challenge type") }
-        let next: String = try flows.store.write { tx in
-            var current = try flows.reload(tx, flow)
-            try flows.issueCode(tx, flow: &current, tenant: context.tenant, purpose: .signUp)
-            let next = flows.advance(&current, tenant: context.tenant)
-            try tx.update(current)
-            flow = current
-            return next
-        }
-        flows.outboxChanged()
-        return .oob(
-            continuationToken: next, channel: "email", targetLabel: ContactLabel.mask(flow.username),
-            codeLength: context.tenant.settings.codeLength, interval: 300)
+        return try flows.sendCode(for: flow, tenant: context.tenant, purpose: .signUp)
     }
 
     /// Continues a sign-up with a code (`grant_type=oob`), a password (`password`) or attributes
