@@ -24,9 +24,21 @@ final class TokenManager: Sendable {
 
     // MARK: - Reading
 
-    /// Every stored account of this server, tenant and client.
+    /// Every stored account of this server, tenant and client, as the store holds them now: another
+    /// client or process sharing the store may have refreshed, revoked or removed one since this
+    /// client last looked. The in-memory copy is brought up to date too (keeping only records this
+    /// client wrote after the read).
     func accounts() async throws -> [StoredAccount] {
-        try await loadedAccounts().values.filter(belongsHere).sorted { $0.username < $1.username }
+        let snapshot = try await readStore()
+        let merged = memory.withLock { current -> [String: StoredAccount] in
+            var merged = snapshot.accounts
+            for (key, record) in current ?? [:] {
+                if let stored = merged[key], stored.updatedAt < record.updatedAt { merged[key] = record }
+            }
+            current = merged
+            return merged
+        }
+        return merged.values.filter(belongsHere).sorted { $0.username < $1.username }
     }
 
     private func belongsHere(_ record: StoredAccount) -> Bool {

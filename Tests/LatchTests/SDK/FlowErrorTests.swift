@@ -184,6 +184,33 @@ struct FlowErrorTests {
         }
     }
 
+    @Test(
+        "browser required 19001 from a challenge: code-only account, password-only client; code-only sign-up where passwords are required"
+    )
+    func browserRequiredElsewhere() async throws {
+        let env = try SDKTest.Environment()
+        defer { env.stop() }
+        let email = SDKTest.email("nopassword")
+        try env.server.createUser(email: email, password: nil)
+        let challenge = try await #require(throws: LatchError.self) {
+            try await env.client(challengeTypes: [.password]).signIn(username: email)
+        }
+        SDKTest.expect(
+            challenge, .browserRequired, status: 200, oauthError: nil, recovery: .useBrowser,
+            correlation: .lastRequest(env.recorder))
+        #expect(env.recorder.requests.last?.path == "/default/oauth2/v2.0/challenge")
+
+        var settings = TenantSettings()
+        settings.passwordRequiredOnSignUp = true
+        try env.server.createTenant("pwonly", settings: settings)
+        let signUp = try await #require(throws: LatchError.self) {
+            try await env.client(tenant: "pwonly", challengeTypes: [.oob]).signUp(username: SDKTest.email("pwonly"))
+        }
+        SDKTest.expect(
+            signUp, .browserRequired, status: 200, oauthError: nil, recovery: .useBrowser,
+            correlation: .lastRequest(env.recorder))
+    }
+
     /// A code of the same length that is not `code`.
     static func wrong(_ code: String) -> String {
         String(code.map { $0 == "1" ? "2" : "1" })

@@ -106,4 +106,3 @@ struct InputValidationTests {
         #expect(env.recorder.count == beforeAttributes)
     }
 }
-

@@ -43,7 +43,9 @@ struct ServerErrorMappingTests {
         Row("too_many_requests", "too_many_requests", .tooManyRequests, .retry(after: 3)),
         Row("slow_down", "slow_down", .tooManyRequests, .retry(after: 3)),
         Row("HTTP 500", status: 500, "server_error", .serverError, .retry(after: 3)),
-        Row("HTTP 503 with invalid_grant", status: 503, "invalid_grant", codes: [Codes.invalidCredentials], .serverError, .retry(after: 3)),
+        Row(
+            "HTTP 503 with invalid_grant", status: 503, "invalid_grant", codes: [Codes.invalidCredentials], .serverError,
+            .retry(after: 3)),
         Row("credential_required", "credential_required", codes: [Codes.credentialRequired], .internal, .none),
         Row("attributes_required", "attributes_required", codes: [Codes.attributesRequired], .internal, .none),
         Row("user_not_found", "user_not_found", codes: [Codes.userNotFound], .userNotFound, .signUpInstead),
@@ -52,31 +54,64 @@ struct ServerErrorMappingTests {
         Row("expired_refresh_token", "expired_refresh_token", .interactionRequired, .signInAgain(claims: nil)),
         Row("unsupported_challenge_type", "unsupported_challenge_type", .browserRequired, .useBrowser),
         Row("invalid_scope", "invalid_scope", codes: [Codes.scopeNotAllowed], .invalidScope, .none),
-        Row("unauthorized_client + client not found", "unauthorized_client", codes: [Codes.clientNotFound], .unknownClient, .none),
+        Row(
+            "unauthorized_client + client not found", "unauthorized_client", codes: [Codes.clientNotFound], .unknownClient, .none),
         Row("invalid_client + client not found", "invalid_client", codes: [Codes.clientNotFound], .unknownClient, .none),
         Row("unauthorized_client", "unauthorized_client", .operationNotAllowed, .none),
         Row("invalid_client", "invalid_client", .operationNotAllowed, .none),
         Row("access_denied", "access_denied", .operationNotAllowed, .none),
         Row("invalid_request + tenant not found", "invalid_request", codes: [Codes.tenantNotFound], .unknownTenant, .none),
         Row("invalid_request", "invalid_request", codes: [Codes.invalidRequestParameter], .internal, .none),
-        Row("invalid_grant password_too_short", "invalid_grant", suberror: "password_too_short", codes: [Codes.weakPassword], .weakPassword, .correctInput),
-        Row("invalid_grant password_too_long", "invalid_grant", suberror: "password_too_long", codes: [Codes.weakPassword], .weakPassword, .correctInput),
-        Row("invalid_grant password_too_weak", "invalid_grant", suberror: "password_too_weak", codes: [Codes.weakPassword], .weakPassword, .correctInput),
-        Row("invalid_grant password_banned", "invalid_grant", suberror: "password_banned", codes: [Codes.weakPassword], .weakPassword, .correctInput),
-        Row("invalid_grant password_is_invalid", "invalid_grant", suberror: "password_is_invalid", codes: [Codes.weakPassword], .weakPassword, .correctInput),
-        Row("invalid_grant password_recently_used", "invalid_grant", suberror: "password_recently_used", codes: [Codes.weakPassword], .weakPassword, .correctInput),
-        Row("invalid_grant attribute_validation_failed", "invalid_grant", suberror: "attribute_validation_failed", codes: [Codes.invalidRequestParameter], .invalidAttributes, .correctInput),
-        Row("invalid_oob_value + expired", "invalid_grant", suberror: "invalid_oob_value", codes: [Codes.expired], .codeExpired, .resendCode),
-        Row("invalid_oob_value + attempts exceeded", "invalid_grant", suberror: "invalid_oob_value", codes: [Codes.codeAttemptsExceeded], .codeAttemptsExceeded, .resendCode),
-        Row("invalid_oob_value", "invalid_grant", suberror: "invalid_oob_value", codes: [Codes.invalidCode], .invalidCode, .correctInput),
+        Row(
+            "invalid_grant password_too_short", "invalid_grant", suberror: "password_too_short", codes: [Codes.weakPassword],
+            .weakPassword, .correctInput),
+        Row(
+            "invalid_grant password_too_long", "invalid_grant", suberror: "password_too_long", codes: [Codes.weakPassword],
+            .weakPassword, .correctInput),
+        Row(
+            "invalid_grant password_too_weak", "invalid_grant", suberror: "password_too_weak", codes: [Codes.weakPassword],
+            .weakPassword, .correctInput),
+        Row(
+            "invalid_grant password_banned", "invalid_grant", suberror: "password_banned", codes: [Codes.weakPassword],
+            .weakPassword, .correctInput),
+        Row(
+            "invalid_grant password_is_invalid", "invalid_grant", suberror: "password_is_invalid", codes: [Codes.weakPassword],
+            .weakPassword, .correctInput),
+        Row(
+            "invalid_grant password_recently_used", "invalid_grant", suberror: "password_recently_used",
+            codes: [Codes.weakPassword], .weakPassword, .correctInput),
+        Row(
+            "invalid_grant attribute_validation_failed", "invalid_grant", suberror: "attribute_validation_failed",
+            codes: [Codes.invalidRequestParameter], .invalidAttributes, .correctInput),
+        Row(
+            "invalid_oob_value + expired", "invalid_grant", suberror: "invalid_oob_value", codes: [Codes.expired], .codeExpired,
+            .resendCode),
+        Row(
+            "invalid_oob_value + attempts exceeded", "invalid_grant", suberror: "invalid_oob_value",
+            codes: [Codes.codeAttemptsExceeded], .codeAttemptsExceeded, .resendCode),
+        Row(
+            "invalid_oob_value", "invalid_grant", suberror: "invalid_oob_value", codes: [Codes.invalidCode], .invalidCode,
+            .correctInput),
         Row("invalid_oob_value without codes", "invalid_grant", suberror: "invalid_oob_value", .invalidCode, .correctInput),
-        Row("invalid_grant + invalid credentials", "invalid_grant", codes: [Codes.invalidCredentials], .wrongPassword, .correctInput),
+        Row(
+            "invalid_grant + invalid credentials", "invalid_grant", codes: [Codes.invalidCredentials], .wrongPassword,
+            .correctInput),
         Row("invalid_grant + user disabled", "invalid_grant", codes: [Codes.userDisabled], .userDisabled, .none),
-        Row("invalid_grant + invalid continuation token", "invalid_grant", codes: [Codes.invalidContinuationToken], .invalidFlowState, .restartFlow),
-        Row("invalid_grant + refresh token revoked", "invalid_grant", codes: [Codes.refreshTokenRevoked], .interactionRequired, .signInAgain(claims: nil)),
-        Row("invalid_grant + refresh token reused", "invalid_grant", codes: [Codes.refreshTokenReused], .interactionRequired, .signInAgain(claims: nil)),
-        Row("invalid_grant + invalid refresh token", "invalid_grant", codes: [Codes.invalidRefreshToken], .interactionRequired, .signInAgain(claims: nil)),
-        Row("invalid_grant + user has no password", "invalid_grant", codes: [Codes.userHasNoPassword], .wrongPassword, .correctInput),
+        Row(
+            "invalid_grant + invalid continuation token", "invalid_grant", codes: [Codes.invalidContinuationToken],
+            .invalidFlowState, .restartFlow),
+        Row(
+            "invalid_grant + refresh token revoked", "invalid_grant", codes: [Codes.refreshTokenRevoked], .interactionRequired,
+            .signInAgain(claims: nil)),
+        Row(
+            "invalid_grant + refresh token reused", "invalid_grant", codes: [Codes.refreshTokenReused], .interactionRequired,
+            .signInAgain(claims: nil)),
+        Row(
+            "invalid_grant + invalid refresh token", "invalid_grant", codes: [Codes.invalidRefreshToken], .interactionRequired,
+            .signInAgain(claims: nil)),
+        Row(
+            "invalid_grant + user has no password", "invalid_grant", codes: [Codes.userHasNoPassword], .wrongPassword,
+            .correctInput),
         Row("invalid_grant, unknown codes", "invalid_grant", codes: [123], .internal, .none),
         Row("invalid_grant, unknown suberror", "invalid_grant", suberror: "mfa_required", .internal, .none),
         Row("unknown error", "some_future_error", codes: [42], .internal, .none),
@@ -158,10 +193,12 @@ struct ServerErrorMappingTests {
         #expect(underlying?.code == NSURLErrorNotConnectedToInternet)
     }
 
-    @Test("unparseable answer rows", arguments: [
-        (429, LatchError.Code.tooManyRequests), (500, .serverError), (502, .serverError), (200, .unexpectedResponse),
-        (404, .unexpectedResponse), (0, .unexpectedResponse),
-    ])
+    @Test(
+        "unparseable answer rows",
+        arguments: [
+            (429, LatchError.Code.tooManyRequests), (500, .serverError), (502, .serverError), (200, .unexpectedResponse),
+            (404, .unexpectedResponse), (0, .unexpectedResponse),
+        ])
     func unexpected(status: Int, code: LatchError.Code) {
         let error = ServerErrorMapping.unexpected(status: status, correlationID: "c", retryAfter: 5)
         #expect(error.code == code)

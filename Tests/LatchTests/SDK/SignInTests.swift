@@ -24,9 +24,10 @@ struct SignInTests {
         #expect(result.account.claims?.amr == ["pwd"])
         #expect(result.account.sessionState == .signedIn)
         #expect(result.expiresOn == env.server.clock.now().addingTimeInterval(3600))
-        #expect(env.recorder.requests.map(\.path) == [
-            "/default/oauth2/v2.0/initiate", "/default/oauth2/v2.0/challenge", "/default/oauth2/v2.0/token",
-        ])
+        #expect(
+            env.recorder.requests.map(\.path) == [
+                "/default/oauth2/v2.0/initiate", "/default/oauth2/v2.0/challenge", "/default/oauth2/v2.0/token",
+            ])
     }
 
     @Test("without a password: .passwordRequired, then submitPassword")

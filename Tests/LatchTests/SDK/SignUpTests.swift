@@ -16,7 +16,8 @@ struct SignUpTests {
         let client = env.client()
         let email = SDKTest.email("ada")
 
-        let state = SDKTest.codeRequired(try await client.signUp(username: "  \(email.uppercased()) ", password: SDKTest.password))
+        let state = SDKTest.codeRequired(
+            try await client.signUp(username: "  \(email.uppercased()) ", password: SDKTest.password))
         #expect(state.username == email)
         #expect(state.delivery.channel == "email")
         #expect(state.delivery.codeLength == 8)
@@ -25,8 +26,9 @@ struct SignUpTests {
         let after = try SDKTest.completed(try await state.submitCode(try env.code(to: email)))
         #expect(after.username == email)
         let result = try await after.signIn()
-        let user = try #require(try env.server.app.services.admin.users(tenant: env.server.app.services.admin.tenant(named: "default"))
-            .first { $0.email == email })
+        let user = try #require(
+            try env.server.app.services.admin.users(tenant: env.server.app.services.admin.tenant(named: "default"))
+                .first { $0.email == email })
         #expect(result.account.id == user.id)
         #expect(result.account.username == email)
         #expect(result.account.tenant == "default")

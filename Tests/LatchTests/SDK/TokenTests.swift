@@ -189,7 +189,8 @@ struct TokenTests {
         let client = env.client()
         let email = SDKTest.email("noofflline")
         try env.server.createUser(email: email, password: SDKTest.password)
-        let result = try SDKTest.completed(try await client.signIn(username: email, password: SDKTest.password, scopes: ["openid"]))
+        let result = try SDKTest.completed(
+            try await client.signIn(username: email, password: SDKTest.password, scopes: ["openid"]))
         #expect(result.account.sessionState == .interactionRequired)
         #expect(try await client.acquireTokenSilent(account: result.account).accessToken == result.accessToken)
         env.server.clock.advance(by: 3400)
@@ -197,5 +198,38 @@ struct TokenTests {
         let error = try await #require(throws: LatchError.self) { try await client.acquireTokenSilent(account: result.account) }
         #expect(error.code == .interactionRequired)
         #expect(env.recorder.count == before)
+    }
+}
+
+/// Two clients over one store (as two processes over one file, or an app and its extension).
+@Suite("SDK accounts() over a shared store")
+struct SharedStoreAccountsTests {
+    @Test("accounts() reflects another client's sign-out and revocation, never a stale signedIn")
+    func accountsFollowTheStore() async throws {
+        let env = try SDKTest.Environment()
+        defer { env.stop() }
+        let store = InMemoryCredentialStore()
+        let first = env.client(store: store)
+        let second = env.client(store: store)
+        let email = SDKTest.email("shared")
+        let signedIn = try await env.signedIn(first, email: email)
+        #expect(try await second.accounts().first?.sessionState == .signedIn)
+
+        // The session is revoked and the first client finds out.
+        let reset = SDKTest.codeRequired(try await env.client().resetPassword(username: email))
+        _ = try await reset.submitCode(try env.code(to: email)).submitPassword(SDKTest.otherPassword)
+        _ = try? await first.acquireTokenSilent(account: signedIn.account, forceRefresh: true)
+        #expect(try await first.accounts().first?.sessionState == .interactionRequired)
+        #expect(try await second.accounts().first?.sessionState == .interactionRequired)
+
+        // Signed in again, then signed out by the first client.
+        let again = try SDKTest.completed(try await first.signIn(username: email, password: SDKTest.otherPassword))
+        #expect(try await second.accounts().first?.sessionState == .signedIn)
+        try await first.signOut(account: again.account)
+        #expect(try await second.accounts().isEmpty)
+        let error = try await #require(throws: LatchError.self) {
+            try await second.acquireTokenSilent(account: again.account)
+        }
+        #expect(error.code == .interactionRequired)
     }
 }

@@ -83,8 +83,9 @@ enum SDKTest {
             tenant: String = "default", clientID: String = "latch-dev", challengeTypes: [ChallengeType] = [.oob, .password],
             store: (any CredentialStore)? = nil, retryPolicy: RetryPolicy = SDKTest.fastRetries
         ) -> LatchClient {
-            LatchClient(configuration: configuration(
-                tenant: tenant, clientID: clientID, challengeTypes: challengeTypes, store: store, retryPolicy: retryPolicy))
+            LatchClient(
+                configuration: configuration(
+                    tenant: tenant, clientID: clientID, challengeTypes: challengeTypes, store: store, retryPolicy: retryPolicy))
         }
 
         func configuration(
@@ -118,11 +119,15 @@ enum SDKTest {
     // MARK: - Unwrapping flow results
 
     static func codeRequired(_ result: SignUpStartResult) -> SignUpCodeRequiredState {
-        switch result { case .codeRequired(let state): state }
+        switch result {
+        case .codeRequired(let state): state
+        }
     }
 
     static func codeRequired(_ result: ResetPasswordStartResult) -> ResetPasswordCodeRequiredState {
-        switch result { case .codeRequired(let state): state }
+        switch result {
+        case .codeRequired(let state): state
+        }
     }
 
     static func completed(_ step: SignUpStep, sourceLocation: SourceLocation = #_sourceLocation) throws
