@@ -73,7 +73,7 @@ final class TokenManager: Sendable {
         if let until = throttle.withLock({ $0[key] }), until > now {
             throw LatchError(
                 code: .tooManyRequests,
-                message: "Silent token requests for this account are throttled after a 429 answer.",
+                message: "Silent token requests for this account are throttled: the server asked to retry later.",
                 retryAfter: until.timeIntervalSince(now))
         }
         if memory.withLock({ $0 }) == nil { _ = try await loadedAccounts() }
@@ -160,7 +160,9 @@ final class TokenManager: Sendable {
                         snapshot.accounts[key] = record
                         try await store.write(snapshot)
                         remember(record, key: key)
-                    } else if error.code == .tooManyRequests {
+                    } else if error.code == .tooManyRequests || (error.code == .serverError && error.retryAfter != nil) {
+                        // As MSAL does: after a 429, or a 5xx that says when to come back, answer
+                        // silent calls locally until then (default 60 s, at most an hour).
                         let until = configuration.clock().addingTimeInterval(min(error.retryAfter ?? 60, 3600))
                         throttle.withLock { $0[key] = until }
                     }

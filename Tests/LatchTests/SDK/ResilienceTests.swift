@@ -104,6 +104,36 @@ struct ResilienceTests {
         #expect(env.serverCount(Self.token) == serverBefore + 2)
     }
 
+    @Test("a 500 with Retry-After on refresh throttles silent calls locally until it passes")
+    func serverErrorWithRetryAfterThrottles() async throws {
+        let env = try SDKTest.Environment()
+        defer { env.stop() }
+        let client = env.client(retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: 0.01, maxRetryAfter: 1))
+        let signedIn = try await env.signedIn(client, email: SDKTest.email("throttle-5xx"))
+        env.server.clock.advance(by: 3400)
+        env.server.faults.inject(.serverError(status: 500, retryAfter: "5"), on: Self.token)
+        let before = env.serverCount(Self.token)
+
+        let error = try await #require(throws: LatchError.self) {
+            try await client.acquireTokenSilent(account: signedIn.account)
+        }
+        #expect(error.code == .serverError)
+        #expect(error.retryAfter == 5)
+        #expect(env.serverCount(Self.token) == before + 1)
+
+        let local = try await #require(throws: LatchError.self) {
+            try await client.acquireTokenSilent(account: signedIn.account)
+        }
+        #expect(local.code == .tooManyRequests)
+        #expect(local.retryAfter == 5)
+        #expect(env.serverCount(Self.token) == before + 1)
+
+        env.server.faults.clear()
+        env.server.clock.advance(by: 5)
+        let refreshed = try await client.acquireTokenSilent(account: signedIn.account)
+        #expect(refreshed.accessToken != signedIn.accessToken)
+    }
+
     @Test("a short Retry-After is honoured: one retry, then success")
     func shortRetryAfterHonoured() async throws {
         let env = try SDKTest.Environment()
