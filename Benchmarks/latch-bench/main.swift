@@ -35,26 +35,43 @@ enum LatchBench {
                 serverURL: server, clientID: "bench", credentialStore: store, retryPolicy: .none, transport: transport))
         guard let account = try await client.accounts().first else { fatalError("no account") }
 
-        for _ in 0..<10_000 { _ = try await client.acquireTokenSilent(account: account) }
-
-        var samples = [UInt64](repeating: 0, count: iterations)
-        let start = DispatchTime.now().uptimeNanoseconds
-        for index in 0..<iterations {
-            let before = DispatchTime.now().uptimeNanoseconds
-            _ = try await client.acquireTokenSilent(account: account)
-            samples[index] = DispatchTime.now().uptimeNanoseconds - before
-        }
-        let total = DispatchTime.now().uptimeNanoseconds - start
-        samples.sort()
+        // Measured from a task on the global executor, as a background caller would; a caller on
+        // the main actor also pays the hop off and back onto the main thread.
+        let (samples, total) = try await Task.detached { () async throws -> ([UInt64], UInt64) in
+            for _ in 0..<10_000 { _ = try await client.acquireTokenSilent(account: account) }
+            var samples = [UInt64](repeating: 0, count: iterations)
+            let start = DispatchTime.now().uptimeNanoseconds
+            for index in 0..<iterations {
+                let before = DispatchTime.now().uptimeNanoseconds
+                _ = try await client.acquireTokenSilent(account: account)
+                samples[index] = DispatchTime.now().uptimeNanoseconds - before
+            }
+            return (samples, DispatchTime.now().uptimeNanoseconds - start)
+        }.value
+        var sorted = samples
+        sorted.sort()
         func percentile(_ p: Double) -> Double {
-            Double(samples[min(samples.count - 1, Int(Double(samples.count) * p))]) / 1000
+            Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]) / 1000
         }
-        print("acquireTokenSilent, cache hit, \(iterations) calls")
+        print("acquireTokenSilent, cache hit, \(iterations) calls from a background task")
         print(
             String(
                 format: "  p50 %.2f µs   p90 %.2f µs   p99 %.2f µs   mean %.2f µs", percentile(0.5), percentile(0.9),
                 percentile(0.99),
                 Double(total) / Double(iterations) / 1000))
         print("  target: p50 < 10 µs → \(percentile(0.5) < 10 ? "PASS" : "FAIL")")
+
+        // The same from the main actor: each call hops to the global executor and back.
+        var mainSamples = [UInt64](repeating: 0, count: min(iterations, 50_000))
+        for index in mainSamples.indices {
+            let before = DispatchTime.now().uptimeNanoseconds
+            _ = try await client.acquireTokenSilent(account: account)
+            mainSamples[index] = DispatchTime.now().uptimeNanoseconds - before
+        }
+        mainSamples.sort()
+        let p50 = Double(mainSamples[mainSamples.count / 2]) / 1000
+        let p99 = Double(mainSamples[min(mainSamples.count - 1, mainSamples.count * 99 / 100)]) / 1000
+        print("acquireTokenSilent, cache hit, \(mainSamples.count) calls from the main actor (two executor hops each)")
+        print(String(format: "  p50 %.2f µs   p99 %.2f µs", p50, p99))
     }
 }
