@@ -61,7 +61,7 @@ enum DelegateCallback {
 extension LatchError {
     /// The error a delegate callback receives for anything the async API threw.
     static func delegated(_ error: any Error) -> LatchError {
-        if error is CancellationError || Task.isCancelled {
+        if error is CancellationError || (error as? URLError)?.code == .cancelled {
             return LatchError(code: .userCanceled, message: "The operation was cancelled.", underlyingError: error)
         }
         if let error = error as? LatchError { return error }

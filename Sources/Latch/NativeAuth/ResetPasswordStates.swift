@@ -60,7 +60,11 @@ public struct ResetPasswordRequiredState: Sendable {
             case "failed":
                 throw LatchError(code: .internal, message: "The server could not complete the password reset.")
             default:
-                try await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
+                do {
+                    try await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
+                } catch {
+                    throw LatchError(code: .userCanceled, message: "The operation was cancelled.", underlyingError: error)
+                }
             }
         }
         throw LatchError(code: .serverError, message: "The password reset did not complete in time.")

@@ -82,3 +82,18 @@ final class CredentialStoreMutex: @unchecked Sendable {  // @unchecked: all muta
         return nextWaiterID
     }
 }
+
+extension CredentialStoreMutex {
+    private static let registry = Locked<[String: CredentialStoreMutex]>([:])
+
+    /// The process-wide mutex for the store named `name`, so every store instance that reaches the
+    /// same underlying item (e.g. two clients on one Keychain item) serialises on one lock.
+    static func shared(named name: String) -> CredentialStoreMutex {
+        registry.withLock { mutexes in
+            if let existing = mutexes[name] { return existing }
+            let mutex = CredentialStoreMutex()
+            mutexes[name] = mutex
+            return mutex
+        }
+    }
+}

@@ -24,7 +24,7 @@
         public let accessGroup: String?
 
         private let onCorruption: @Sendable (String) -> Void
-        private let mutex = CredentialStoreMutex()
+        private let mutex: CredentialStoreMutex
 
         /// Creates a store for the item named `account` (default `"default"`), optionally in a shared
         /// keychain access group.
@@ -37,6 +37,8 @@
             self.account = account
             self.accessGroup = accessGroup
             self.onCorruption = onCorruption
+            // One lock per Keychain item for the whole process: every client on the item shares it.
+            mutex = CredentialStoreMutex.shared(named: "\(Self.service)|\(account)|\(accessGroup ?? "")")
         }
 
         /// The stored snapshot; empty when there is no item (`errSecItemNotFound`) or its data is corrupt.

@@ -30,14 +30,12 @@ final class TokenManager: Sendable {
     /// client wrote after the read).
     func accounts() async throws -> [StoredAccount] {
         let snapshot = try await readStore()
-        let merged = memory.withLock { current -> [String: StoredAccount] in
-            var merged = snapshot.accounts
-            for (key, record) in current ?? [:] {
-                if let stored = merged[key], stored.updatedAt < record.updatedAt { merged[key] = record }
-            }
-            current = merged
-            return merged
+        var merged = snapshot.accounts
+        let current = memory.withLock { $0 } ?? [:]
+        for (key, record) in current {
+            if let stored = merged[key], stored.updatedAt < record.updatedAt { merged[key] = record }
         }
+        remember(merged)
         return merged.values.filter(belongsHere).sorted { $0.username < $1.username }
     }
 
@@ -112,14 +110,18 @@ final class TokenManager: Sendable {
         return LatchTokenResult(record)
     }
 
+    /// Joins the refresh in flight for the same account, scopes and force flag, or starts one;
+    /// callers asking for something else queue behind it on the store lock and reuse its result
+    /// when it fits them.
     private func refreshOnce(key: String, scopes: [String]?, forceRefresh: Bool) async throws -> StoredAccount {
+        let flightKey = "\(key)|\(scopes?.sorted().joined(separator: " ") ?? "*")|\(forceRefresh)"
         let task: Task<StoredAccount, any Error> = inFlight.withLock { running in
-            if let existing = running[key] { return existing }
+            if let existing = running[flightKey] { return existing }
             let task = Task { [self] in
-                defer { _ = inFlight.withLock { $0.removeValue(forKey: key) } }
+                defer { _ = inFlight.withLock { $0.removeValue(forKey: flightKey) } }
                 return try await refreshUnderLock(key: key, scopes: scopes, forceRefresh: forceRefresh)
             }
-            running[key] = task
+            running[flightKey] = task
             return task
         }
         return try await task.value
@@ -132,14 +134,21 @@ final class TokenManager: Sendable {
             try await store.withExclusiveLock { [self] in
                 var snapshot = try await readStore()
                 guard var record = snapshot.accounts[key] else {
+                    results.withLock { _ = $0.removeValue(forKey: key) }
+                    memory.withLock { _ = $0?.removeValue(forKey: key) }
                     throw LatchError(code: .interactionRequired, message: "No account is signed in; sign in first.")
                 }
+                // A refresh whose store write failed is only in memory: its refresh token is the live one.
+                if let newer = memory.withLock({ $0?[key] }), newer.updatedAt > record.updatedAt {
+                    record = newer
+                    snapshot.accounts[key] = newer
+                }
                 // Another process may have refreshed while this one waited for the lock.
-                if let stored = snapshot.accounts[key], stored.updatedAt > startedAt || !forceRefresh,
-                    usable(stored, scopes: scopes, now: configuration.clock()) != nil
+                if record.updatedAt > startedAt || !forceRefresh,
+                    usable(record, scopes: scopes, now: configuration.clock()) != nil
                 {
-                    remember(stored, key: key)
-                    return stored
+                    remember(record, key: key)
+                    return record
                 }
                 guard let refreshToken = record.refreshToken else {
                     remember(record, key: key)
@@ -147,6 +156,8 @@ final class TokenManager: Sendable {
                 }
                 let reply: NativeAuthReply
                 do {
+                    // Retried only when the server provably did not process it (no connection, 429,
+                    // 503), within the retry policy's bounds; the store lock is held meanwhile.
                     reply = try await channel.post(
                         "oauth2/v2.0/token",
                         ["grant_type": "refresh_token", "refresh_token": refreshToken, "scope": scopes?.joined(separator: " ")],
@@ -158,8 +169,8 @@ final class TokenManager: Sendable {
                         record.accessTokenExpiresAt = nil
                         record.updatedAt = configuration.clock()
                         snapshot.accounts[key] = record
-                        try await store.write(snapshot)
                         remember(record, key: key)
+                        await persist(snapshot, what: "the ended session")
                     } else if error.code == .tooManyRequests || (error.code == .serverError && error.retryAfter != nil) {
                         // As MSAL does: after a 429, or a 5xx that says when to come back, answer
                         // silent calls locally until then (default 60 s, at most an hour).
@@ -170,8 +181,8 @@ final class TokenManager: Sendable {
                 }
                 record.apply(reply, now: configuration.clock())
                 snapshot.accounts[key] = record
-                try await store.write(snapshot)
                 remember(record, key: key)
+                await persist(snapshot, what: "refreshed tokens")
                 return record
             }
         }
@@ -222,6 +233,17 @@ final class TokenManager: Sendable {
         }
     }
 
+    /// Writes a snapshot whose change the server has already made (a rotated refresh token, an
+    /// ended session). A failure is logged, not thrown: the in-memory copy stays authoritative and
+    /// the next write under the lock carries it, so the live refresh token is never lost.
+    private func persist(_ snapshot: CredentialSnapshot, what: String) async {
+        do {
+            try await configuration.credentialStore.write(snapshot)
+        } catch {
+            configuration.logger.log(.error, "could not store \(what); kept in memory: \(error)")
+        }
+    }
+
     private func readStore() async throws -> CredentialSnapshot {
         let store = configuration.credentialStore
         return try await storeCall { try await store.read() }
@@ -235,6 +257,8 @@ final class TokenManager: Sendable {
             throw LatchError(
                 code: .credentialStoreError, message: "The credential store failed: \(error.message)",
                 underlyingError: error)
+        } catch let error as CancellationError {
+            throw LatchError(code: .userCanceled, message: "The operation was cancelled.", underlyingError: error)
         }
     }
 }

@@ -21,22 +21,34 @@ struct NativeAuthChannel: Sendable {
 
     /// POSTs `form` (plus `client_id`) to `/{tenant}/{path}`.
     /// - Throws: ``LatchError``; a `redirect` answer is ``LatchError/Code/browserRequired``.
-    func post(_ path: String, _ form: [String: String?], _ repeatability: Repeatability) async throws -> NativeAuthReply {
+    /// - Parameter retries: `false` sends once whatever the retry policy says.
+    func post(_ path: String, _ form: [String: String?], _ repeatability: Repeatability, retries: Bool = true) async throws
+        -> NativeAuthReply
+    {
         let correlationID = UUID().uuidString.lowercased()
         let request = makeRequest(path, form, correlationID: correlationID)
         var attempt = 1
         while true {
+            if Task.isCancelled {
+                throw LatchError(code: .userCanceled, message: "The operation was cancelled.", correlationID: correlationID)
+            }
             let outcome = await send(request, correlationID: correlationID)
             switch outcome {
             case .success(let reply):
                 return reply
             case .failure(let failure):
-                if failure.retryable(repeatability),
+                if retries, failure.retryable(repeatability),
                     let delay = configuration.retryPolicy.delay(after: attempt, retryAfter: failure.error.retryAfter)
                 {
                     configuration.logger.log(
                         .info, "retrying \(path) in \(String(format: "%.2f", delay)) s after \(failure.error.code.name)")
-                    try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+                    do {
+                        try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+                    } catch {
+                        throw LatchError(
+                            code: .userCanceled, message: "The operation was cancelled.", underlyingError: error,
+                            correlationID: correlationID)
+                    }
                     attempt += 1
                     continue
                 }
