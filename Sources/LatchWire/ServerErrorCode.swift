@@ -47,4 +47,7 @@ public enum ServerErrorCode {
     public static let userDisabled = 9_000_003
     /// The requested scope is not allowed for this client.
     public static let scopeNotAllowed = 9_000_004
+    /// Too many attempts: sign-in is delayed after repeated failures, or too many codes were sent;
+    /// retry after the `Retry-After` seconds.
+    public static let tooManyAttempts = 9_000_005
 }

@@ -21,7 +21,7 @@ public final class LatchServerApp: Sendable {
     private let http: HTTPServer
     /// The configured public origin without trailing slashes, so `iss` and discovery URLs never hold `//`.
     private let publicURL: String?
-    private let worker: OutboxWorker?
+    private let worker: OutboxWorker
     private let drainFlag: DrainFlag
 
     /// Opens the data directory and store, creating the `default` tenant (and, in development, the
@@ -39,15 +39,15 @@ public final class LatchServerApp: Sendable {
         self.metrics = metrics
         let transport: (any MessageTransport)? =
             configuration.transport ?? (configuration.development ? DevelopmentLogTransport(log: configuration.log) : nil)
-        let worker = transport.map {
-            OutboxWorker(store: store, clock: configuration.clock, transport: $0, log: configuration.log)
-        }
+        let worker = OutboxWorker(
+            store: store, clock: configuration.clock, transport: transport,
+            redactDelivered: !configuration.development, log: configuration.log)
         self.worker = worker
         let services = AuthServices(
             store: store, clock: configuration.clock, masterKey: try directory.masterKey(),
             baseURL: publicURL ?? "http://\(configuration.host):\(configuration.port)",
             hasher: Argon2idHasher(parameters: configuration.passwordHashing),
-            outboxChanged: { worker?.notify() }, signInObserved: { metrics.record(signIn: $0) })
+            outboxChanged: { worker.notify() }, signInObserved: { metrics.record(signIn: $0) })
         self.services = services
         if try store.read({ try $0.tenant(named: "default") }) == nil {
             try services.admin.createTenant(name: "default")
@@ -83,7 +83,7 @@ public final class LatchServerApp: Sendable {
             let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
             services.tokens.setBaseURL("http://\(host):\(http.port)")
         }
-        worker?.start()
+        worker.start()
     }
 
     /// The bound port.
@@ -106,7 +106,7 @@ public final class LatchServerApp: Sendable {
     public func shutdown(timeout: Double = 10) {
         drainFlag.set()
         http.shutdown(timeout: timeout)
-        worker?.stop()
+        worker.stop()
         store.close()
     }
 

@@ -92,6 +92,8 @@ public final class Metrics: Sendable {
     }
 
     private func escape(_ label: String) -> String {
+        // Exposition format 0.0.4: backslash, double quote and line feed are escaped in label values.
         label.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
     }
 }

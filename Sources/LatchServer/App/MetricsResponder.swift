@@ -14,8 +14,8 @@ struct MetricsResponder: HTTPResponder {
         let response = next.respond(to: request)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         metrics.record(
-            route: Self.label(request.path, status: response.status), method: request.method, status: response.status,
-            seconds: seconds)
+            route: Self.label(request.path, status: response.status), method: Self.method(request.method),
+            status: response.status, seconds: seconds)
         return response
     }
 
@@ -23,9 +23,14 @@ struct MetricsResponder: HTTPResponder {
     /// error envelope, which every form endpoint speaks, and counted like any other.
     func respond(to request: HTTPRequest, refusedWith error: HTTPError) -> HTTPResponse {
         let response = NativeAuthErrorTable.response(for: error, context: WireContext(request), now: clock.now())
-        metrics.record(
-            route: Self.label(request.path, status: response.status), method: request.method, status: response.status, seconds: 0)
+        // Refused before routing: the path may be anything, so it never becomes a label.
+        metrics.record(route: "refused", method: Self.method(request.method), status: response.status, seconds: 0)
         return response
+    }
+
+    /// The method label: one of the methods the server routes, else `OTHER`.
+    static func method(_ method: String) -> String {
+        ["GET", "POST", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS"].contains(method) ? method : "OTHER"
     }
 
     static func label(_ path: String, status: Int) -> String {

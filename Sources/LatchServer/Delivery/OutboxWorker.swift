@@ -1,22 +1,33 @@
 import Foundation
 import Synchronization
 
-/// Delivers committed outbox messages on a background thread: woken after each commit that queued
-/// one, and every second in case a wake-up was missed or a delivery failed (at-least-once).
+/// The server's background thread: delivers committed outbox messages (woken after each commit that
+/// queued one, and every second in case a wake-up was missed or a delivery failed: at-least-once),
+/// erases delivered codes outside development, and once a minute deletes what has outlived its use
+/// (expired flows, day-old outbox messages, sessions ended a day ago).
 public final class OutboxWorker: Sendable {
     private let store: any Store
     private let clock: any ServerClock
-    private let transport: any MessageTransport
+    private let transport: (any MessageTransport)?
+    private let redactDelivered: Bool
     private let log: ServerLog
+    private let lastMaintenance = Atomic<Int64>(0)
     private let wakeUp = DispatchSemaphore(value: 0)
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
     /// Creates a worker.
-    public init(store: any Store, clock: any ServerClock, transport: any MessageTransport, log: ServerLog) {
+    /// - Parameters:
+    ///   - transport: where messages go; `nil` leaves them pending for `latchd outbox`.
+    ///   - redactDelivered: erase the body and code of delivered messages (everywhere but development,
+    ///     where the outbox reader shows recent codes).
+    public init(
+        store: any Store, clock: any ServerClock, transport: (any MessageTransport)?, redactDelivered: Bool, log: ServerLog
+    ) {
         self.store = store
         self.clock = clock
         self.transport = transport
+        self.redactDelivered = redactDelivered
         self.log = log
     }
 
@@ -25,6 +36,7 @@ public final class OutboxWorker: Sendable {
         let thread = Thread { [self] in
             while !stopping.load(ordering: .acquiring) {
                 drain()
+                maintain()
                 _ = wakeUp.wait(timeout: .now() + 1)
             }
             drain()
@@ -44,7 +56,26 @@ public final class OutboxWorker: Sendable {
         finished.wait()
     }
 
+    /// Once a minute: deletes expired flows, outbox messages older than a day and sessions that ended
+    /// over a day ago, so unauthenticated flow starts cannot grow the database without bound.
+    private func maintain() {
+        let now = clock.now()
+        let seconds = Int64(now.timeIntervalSince1970)
+        guard seconds - lastMaintenance.load(ordering: .relaxed) >= 60 else { return }
+        lastMaintenance.store(seconds, ordering: .relaxed)
+        let dayAgo = now.addingTimeInterval(-86_400)
+        do {
+            try store.write { tx in
+                try tx.deleteFlows(expiredBefore: now)
+                try tx.purge(outboxBefore: dayAgo, sessionsBefore: dayAgo)
+            }
+        } catch {
+            log.error("maintenance: \(error)")
+        }
+    }
+
     private func drain() {
+        guard let transport else { return }
         do {
             let pending = try store.read { try $0.pendingOutboxMessages(limit: 100) }
             guard !pending.isEmpty else { return }
@@ -58,7 +89,7 @@ public final class OutboxWorker: Sendable {
                 }
             }
             let now = clock.now()
-            try store.write { tx in try tx.markDelivered(ids: delivered, at: now) }
+            try store.write { tx in try tx.markDelivered(ids: delivered, at: now, redact: redactDelivered) }
         } catch {
             log.error("outbox worker: \(error)")
         }

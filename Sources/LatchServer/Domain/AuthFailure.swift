@@ -51,6 +51,9 @@ public enum AuthFailure: Error, Sendable, Equatable {
     case refreshTokenReused
     /// A bearer token was missing, malformed or invalid (RFC 6750 § 3.1).
     case invalidAccessToken
+    /// Too many attempts: sign-in is delayed after repeated failures, or too many codes were sent;
+    /// try again after `retryAfter` seconds (HTTP 429 with `Retry-After`, RFC 6585 § 4).
+    case tooManyAttempts(retryAfter: Int)
 }
 
 /// Why a password was refused (NIST SP 800-63B § 3.1.1.2).

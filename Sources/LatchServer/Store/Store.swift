@@ -74,6 +74,8 @@ public protocol StoreWriting: StoreReading {
     func revokeFamilies(userID: String, at date: Date) throws
     /// Adds a refresh token.
     func insert(_ token: RefreshTokenRecord) throws
+    /// Records that a rotated refresh token used its one re-exchange inside the grace window.
+    func markGraceReissued(hash: String) throws
     /// Marks a refresh token as exchanged.
     func markRotated(hash: String, at date: Date) throws
     /// Adds a signing key.
@@ -82,8 +84,11 @@ public protocol StoreWriting: StoreReading {
     func retireSigningKeys(tenantID: String, except keepID: String, at date: Date) throws
     /// Adds an outbox message.
     func insert(_ message: OutboxMessage) throws
-    /// Marks outbox messages delivered.
-    func markDelivered(ids: [Int64], at date: Date) throws
+    /// Marks outbox messages delivered; with `redact`, their body and code are erased.
+    func markDelivered(ids: [Int64], at date: Date, redact: Bool) throws
+    /// Deletes what has outlived its use: outbox messages created before `outboxBefore`, and token
+    /// families (with their refresh tokens) that expired or were revoked before `sessionsBefore`.
+    func purge(outboxBefore: Date, sessionsBefore: Date) throws
     /// Adds an audit event.
     func insert(_ event: AuditEvent) throws
 }

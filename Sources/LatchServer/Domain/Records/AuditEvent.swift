@@ -14,6 +14,8 @@ public struct AuditEvent: Sendable, Equatable {
         public static let signInSucceeded = Kind(rawValue: "sign_in_succeeded")
         /// A sign-in failed.
         public static let signInFailed = Kind(rawValue: "sign_in_failed")
+        /// Repeated failures delayed an account's sign-in; the detail holds the count and the delay.
+        public static let signInBlocked = Kind(rawValue: "sign_in_blocked")
         /// A password was reset.
         public static let passwordReset = Kind(rawValue: "password_reset")
         /// A rotated refresh token was presented again; its family was revoked.

@@ -61,8 +61,11 @@ public struct Flow: Sendable, Equatable {
     public var codeHash: String?
     /// When the current code stops being accepted.
     public var codeExpiresAt: Date?
-    /// Wrong submissions of the current code.
+    /// Wrong submissions of the current code (and, at sign-in, wrong passwords in this flow).
     public var codeAttempts: Int
+    /// One-time codes issued in this flow, real or decoy; capped at
+    /// ``TenantSettings/codeSendsPerWindow``.
+    public var codeSends: Int
     /// Whether the username was proven with a code in this flow.
     public var emailVerified: Bool
     /// Authentication methods proven (RFC 8176): `pwd`, `otp`.
@@ -77,7 +80,8 @@ public struct Flow: Sendable, Equatable {
         id: String, tenantID: String, clientID: String, kind: Kind, step: Step, tokenHash: String,
         username: String, userID: String?, passwordHash: String? = nil, attributes: [String: String] = [:],
         challengeTypes: [String], capabilities: [String], codeHash: String? = nil, codeExpiresAt: Date? = nil,
-        codeAttempts: Int = 0, emailVerified: Bool = false, amr: [String] = [], expiresAt: Date, createdAt: Date
+        codeAttempts: Int = 0, codeSends: Int = 0, emailVerified: Bool = false, amr: [String] = [], expiresAt: Date,
+        createdAt: Date
     ) {
         self.id = id
         self.tenantID = tenantID
@@ -94,6 +98,7 @@ public struct Flow: Sendable, Equatable {
         self.codeHash = codeHash
         self.codeExpiresAt = codeExpiresAt
         self.codeAttempts = codeAttempts
+        self.codeSends = codeSends
         self.emailVerified = emailVerified
         self.amr = amr
         self.expiresAt = expiresAt

@@ -10,12 +10,15 @@ public struct RefreshTokenRecord: Sendable, Equatable {
     public var createdAt: Date
     /// When it was exchanged for a successor; a second exchange after the grace window is reuse.
     public var rotatedAt: Date?
+    /// Whether the grace window was already spent: a rotated token is re-exchanged at most once.
+    public var graceReissued: Bool
 
     /// Creates a record.
-    public init(hash: String, familyID: String, createdAt: Date, rotatedAt: Date? = nil) {
+    public init(hash: String, familyID: String, createdAt: Date, rotatedAt: Date? = nil, graceReissued: Bool = false) {
         self.hash = hash
         self.familyID = familyID
         self.createdAt = createdAt
         self.rotatedAt = rotatedAt
+        self.graceReissued = graceReissued
     }
 }

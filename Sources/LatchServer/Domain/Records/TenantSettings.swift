@@ -23,6 +23,18 @@ public struct TenantSettings: Codable, Sendable, Equatable {
     public var codeMaxAttempts: Int = 5
     /// Continuation-token lifetime in seconds (each step issues a fresh one).
     public var continuationTokenLifetime: Int = 600
+    /// Consecutive wrong passwords or sign-in codes an account may take before sign-in is delayed
+    /// (values below 1 count as 1).
+    public var signInFailuresBeforeDelay: Int = 5
+    /// The first sign-in delay in seconds; it doubles with every further failure.
+    public var signInDelayBaseSeconds: Int = 60
+    /// The longest sign-in delay in seconds (Keycloak's default maximum wait).
+    public var signInDelayMaxSeconds: Int = 900
+    /// One-time-code messages one address may receive per window (e-mail bombing protection); also
+    /// the most codes one flow may send.
+    public var codeSendsPerWindow: Int = 5
+    /// The sliding window of ``codeSendsPerWindow``, in seconds.
+    public var codeSendWindowSeconds: Int = 900
 
     /// Default settings.
     public init() {}
@@ -44,8 +56,26 @@ public struct TenantSettings: Codable, Sendable, Equatable {
         codeLifetime = try value(.codeLifetime, defaults.codeLifetime)
         codeMaxAttempts = try value(.codeMaxAttempts, defaults.codeMaxAttempts)
         continuationTokenLifetime = try value(.continuationTokenLifetime, defaults.continuationTokenLifetime)
+        signInFailuresBeforeDelay = try value(.signInFailuresBeforeDelay, defaults.signInFailuresBeforeDelay)
+        signInDelayBaseSeconds = try value(.signInDelayBaseSeconds, defaults.signInDelayBaseSeconds)
+        signInDelayMaxSeconds = try value(.signInDelayMaxSeconds, defaults.signInDelayMaxSeconds)
+        codeSendsPerWindow = try value(.codeSendsPerWindow, defaults.codeSendsPerWindow)
+        codeSendWindowSeconds = try value(.codeSendWindowSeconds, defaults.codeSendWindowSeconds)
     }
 
     /// The longest a token signed now can stay valid; retired keys stay published this long.
     public var longestSignedTokenLifetime: Int { max(accessTokenLifetime, idTokenLifetime) }
+
+    /// The sign-in delay in seconds after `failures` consecutive failures, or `nil` below the
+    /// threshold: `base × 2^(failures − threshold)`, capped at the maximum.
+    public func signInDelay(afterFailures failures: Int) -> Int? {
+        let threshold = max(1, signInFailuresBeforeDelay)
+        guard failures >= threshold else { return nil }
+        let base = max(1, signInDelayBaseSeconds)
+        let cap = max(base, signInDelayMaxSeconds)
+        let doublings = failures - threshold
+        guard doublings < 32 else { return cap }
+        let (delay, overflow) = base.multipliedReportingOverflow(by: 1 << doublings)
+        return overflow ? cap : min(delay, cap)
+    }
 }

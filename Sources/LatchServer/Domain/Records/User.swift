@@ -22,12 +22,17 @@ public struct User: Sendable, Equatable {
     public var createdAt: Date
     /// Tokens issued before this instant are no longer honoured (set on password reset).
     public var validSince: Date
+    /// Consecutive wrong passwords and sign-in codes since the last successful sign-in.
+    public var failedSignIns: Int
+    /// Until this instant password and code sign-in are refused without checking the credential
+    /// (a growing delay after repeated failures, NIST SP 800-63B § 5.2.2); `nil` when not delayed.
+    public var signInBlockedUntil: Date?
 
     /// Creates a user record.
     public init(
         id: String, tenantID: String, email: String, emailVerified: Bool, passwordHash: String?,
         displayName: String?, attributes: [String: String], disabled: Bool = false, createdAt: Date,
-        validSince: Date
+        validSince: Date, failedSignIns: Int = 0, signInBlockedUntil: Date? = nil
     ) {
         self.id = id
         self.tenantID = tenantID
@@ -39,6 +44,8 @@ public struct User: Sendable, Equatable {
         self.disabled = disabled
         self.createdAt = createdAt
         self.validSince = validSince
+        self.failedSignIns = failedSignIns
+        self.signInBlockedUntil = signInBlockedUntil
     }
 
     /// Lower-cases and trims an address for storage and lookup.

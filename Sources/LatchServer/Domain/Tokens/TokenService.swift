@@ -97,9 +97,9 @@ public final class TokenService: Sendable {
 
     /// Exchanges a refresh token (RFC 6749 § 6) for new tokens and a successor refresh token.
     ///
-    /// The presented token is marked rotated. Presenting it again within the tenant's grace window
-    /// (two concurrent refreshes) yields another successor; later, it revokes the whole family and
-    /// fails with ``AuthFailure/refreshTokenReused``.
+    /// The presented token is marked rotated. Presenting it once more within the tenant's grace
+    /// window (two concurrent refreshes) yields one more successor; any other reuse revokes the whole
+    /// family and fails with ``AuthFailure/refreshTokenReused``.
     public func refresh(context: ClientContext, refreshToken: String?, scope: String?, clientInfo: Bool) throws
         -> TokenResponse
     {
@@ -125,7 +125,9 @@ public final class TokenService: Sendable {
             guard family.revokedAt == nil, family.expiresAt > now else { throw AuthFailure.refreshTokenRevoked }
             if let rotatedAt = record.rotatedAt {
                 let grace = TimeInterval(tenant.settings.refreshReuseGraceSeconds)
-                if grace <= 0 || now.timeIntervalSince(rotatedAt) > grace {
+                // The window covers one lost answer (two concurrent refreshes): one re-exchange only,
+                // so a copied token cannot keep a second chain alive.
+                if grace <= 0 || now.timeIntervalSince(rotatedAt) > grace || record.graceReissued {
                     try tx.revokeFamily(id: family.id, at: now)
                     try tx.insert(
                         AuditEvent(
@@ -147,7 +149,11 @@ public final class TokenService: Sendable {
                 }
                 scopes = requested
             }
-            if record.rotatedAt == nil { try tx.markRotated(hash: presentedHash, at: now) }
+            if record.rotatedAt == nil {
+                try tx.markRotated(hash: presentedHash, at: now)
+            } else {
+                try tx.markGraceReissued(hash: presentedHash)
+            }
             try tx.insert(RefreshTokenRecord(hash: successorHash, familyID: family.id, createdAt: now))
             return .issued(family, user, scopes)
         }

@@ -108,6 +108,16 @@ enum SQLiteSchema {
                 detail TEXT
             );
             CREATE INDEX audit_events_tenant ON audit_events(tenant_id, id);
-            """)
+            """),
+        SQLiteMigration(
+            "002_abuse_limits",
+            """
+            ALTER TABLE users ADD COLUMN failed_sign_ins INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE users ADD COLUMN sign_in_blocked_until INTEGER;
+            ALTER TABLE refresh_tokens ADD COLUMN grace_reissued INTEGER NOT NULL DEFAULT 0;
+            CREATE INDEX outbox_recipient ON outbox(tenant_id, recipient, created_at);
+            CREATE INDEX outbox_created ON outbox(created_at);
+            CREATE INDEX token_families_expires ON token_families(expires_at);
+            """),
     ]
 }

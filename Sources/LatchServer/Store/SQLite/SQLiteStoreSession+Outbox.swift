@@ -39,10 +39,25 @@ extension SQLiteStoreSession {
             ])
     }
 
-    func markDelivered(ids: [Int64], at date: Date) throws {
+    func markDelivered(ids: [Int64], at date: Date, redact: Bool) throws {
+        let sql =
+            redact
+            ? "UPDATE outbox SET delivered_at = ?, code = NULL, body = '' WHERE id = ?"
+            : "UPDATE outbox SET delivered_at = ? WHERE id = ?"
         for id in ids {
-            try run("UPDATE outbox SET delivered_at = ? WHERE id = ?", [SQLiteValue(date), .integer(id)])
+            try run(sql, [SQLiteValue(date), .integer(id)])
         }
+    }
+
+    func purge(outboxBefore: Date, sessionsBefore: Date) throws {
+        try run("DELETE FROM outbox WHERE created_at < ?", [SQLiteValue(outboxBefore)])
+        let ended = "SELECT id FROM token_families WHERE expires_at < ? OR revoked_at < ?"
+        try run(
+            "DELETE FROM refresh_tokens WHERE family_id IN (\(ended))",
+            [SQLiteValue(sessionsBefore), SQLiteValue(sessionsBefore)])
+        try run(
+            "DELETE FROM token_families WHERE expires_at < ? OR revoked_at < ?",
+            [SQLiteValue(sessionsBefore), SQLiteValue(sessionsBefore)])
     }
 
     private func decodeMessage(_ row: SQLiteRow) throws -> OutboxMessage {

@@ -8,7 +8,8 @@ extension SQLiteStoreSession {
         try queryOne("SELECT * FROM refresh_tokens WHERE hash = ?", [.text(hash)]).map { row in
             RefreshTokenRecord(
                 hash: try row.requiredString("hash"), familyID: try row.requiredString("family_id"),
-                createdAt: try row.requiredDate("created_at"), rotatedAt: row.date("rotated_at"))
+                createdAt: try row.requiredDate("created_at"), rotatedAt: row.date("rotated_at"),
+                graceReissued: row.flag("grace_reissued"))
         }
     }
 
@@ -16,6 +17,10 @@ extension SQLiteStoreSession {
         try run(
             "INSERT INTO refresh_tokens (hash, family_id, created_at, rotated_at) VALUES (?, ?, ?, ?)",
             [.text(token.hash), .text(token.familyID), SQLiteValue(token.createdAt), SQLiteValue(token.rotatedAt)])
+    }
+
+    func markGraceReissued(hash: String) throws {
+        try run("UPDATE refresh_tokens SET grace_reissued = 1 WHERE hash = ?", [.text(hash)])
     }
 
     func markRotated(hash: String, at date: Date) throws {
