@@ -4,7 +4,7 @@ import Synchronization
 /// The server's background thread: delivers committed outbox messages (woken after each commit that
 /// queued one, and every second in case a wake-up was missed or a delivery failed: at-least-once),
 /// erases delivered codes outside development, and once a minute deletes what has outlived its use
-/// (expired flows, day-old outbox messages, sessions ended a day ago).
+/// (flows expired an hour ago, day-old outbox messages, sessions ended a day ago).
 public final class OutboxWorker: Sendable {
     private let store: any Store
     private let clock: any ServerClock
@@ -66,7 +66,8 @@ public final class OutboxWorker: Sendable {
         let dayAgo = now.addingTimeInterval(-86_400)
         do {
             try store.write { tx in
-                try tx.deleteFlows(expiredBefore: now)
+                // An hour's slack keeps answering "expired" (not "unknown") for recently expired tokens.
+                try tx.deleteFlows(expiredBefore: now.addingTimeInterval(-3600))
                 try tx.purge(outboxBefore: dayAgo, sessionsBefore: dayAgo)
             }
         } catch {

@@ -42,6 +42,8 @@ public protocol StoreReading {
     func signingKeys(tenantID: String) throws -> [StoredSigningKey]
     /// Outbox messages, newest first, optionally filtered.
     func outboxMessages(tenantID: String?, recipient: String?, limit: Int) throws -> [OutboxMessage]
+    /// How many outbox messages of a tenant went to `recipient` later than `since`.
+    func outboxCount(tenantID: String, recipient: String, since: Date) throws -> Int
     /// Undelivered outbox messages, oldest first.
     func pendingOutboxMessages(limit: Int) throws -> [OutboxMessage]
     /// Audit events of a tenant, newest first.

@@ -12,7 +12,11 @@ struct ConcurrentSignUpTests {
     func oneAddressManyFlows() async throws {
         let server = try LatchTestServer.start()
         defer { server.stop() }
-        let client = WireClient(server)
+        // One address gets a code per flow, beyond the default per-address send limit.
+        var settings = TenantSettings()
+        settings.codeSendsPerWindow = Self.flowCount
+        let tenantName = try server.createTenant("race", settings: settings)
+        let client = WireClient(server, tenant: tenantName)
         let email = TokenHelpers.uniqueEmail("race")
 
         // Every flow gets to the code step before any account exists; challenges run in order, so
@@ -26,7 +30,7 @@ struct ConcurrentSignUpTests {
             try #require(challenge.string("challenge_type") == "oob", "signup/challenge: \(challenge.json)")
             tokens.append(try #require(challenge.continuationToken))
         }
-        let messages = try server.outbox(to: email)
+        let messages = try server.outbox(to: email, tenant: tenantName)
         try #require(messages.count == Self.flowCount)
         let codes = messages.reversed().map(\.code)
 
@@ -51,7 +55,7 @@ struct ConcurrentSignUpTests {
             #expect(loser.error == "user_already_exists", "\(loser.json)")
             #expect(loser.errorCodes == [1_003_037])
         }
-        let tenant = try server.app.services.admin.tenant(named: "default")
+        let tenant = try server.app.services.admin.tenant(named: tenantName)
         let accounts = try server.app.services.admin.users(tenant: tenant).filter { $0.email == email }
         #expect(accounts.count == 1)
 

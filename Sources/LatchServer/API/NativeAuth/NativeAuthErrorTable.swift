@@ -108,6 +108,14 @@ enum NativeAuthErrorTable {
                 error: .invalidGrant,
                 errorDescription: "The refresh token was already used; the session is revoked. Sign in again.",
                 errorCodes: [ServerErrorCode.refreshTokenReused])
+        case .tooManyAttempts(let retryAfter):
+            // RFC 6585 § 4 and RFC 9110 § 10.2.3: 429 with the wait in whole seconds.
+            let seconds = max(1, retryAfter)
+            status = 429
+            headers.add("Retry-After", String(seconds))
+            envelope = .init(
+                error: .tooManyRequests, errorDescription: "Too many attempts; try again in \(seconds) seconds.",
+                errorCodes: [ServerErrorCode.tooManyAttempts])
         case .invalidAccessToken:
             status = 401
             headers.add("WWW-Authenticate", "Bearer error=\"invalid_token\"")

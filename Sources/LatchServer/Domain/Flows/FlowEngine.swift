@@ -57,6 +57,10 @@ struct FlowEngine: Sendable {
         return fresh.token
     }
 
+    /// Whether codes of `flow` are mailed: not for a decoy flow (unknown user under enumeration
+    /// protection), whose codes nobody receives.
+    static func mailsCodes(_ flow: Flow) -> Bool { flow.kind == .signUp || flow.userID != nil }
+
     /// Issues a new one-time code for `flow` (the previous one stops working) and queues its message
     /// in the outbox, in the caller's transaction. A decoy flow (unknown user under enumeration
     /// protection) gets a code nobody receives.
@@ -66,8 +70,9 @@ struct FlowEngine: Sendable {
         flow.codeHash = codeHash(flowID: flow.id, code: code)
         flow.codeExpiresAt = clock.now().addingTimeInterval(TimeInterval(settings.codeLifetime))
         flow.codeAttempts = 0
+        flow.codeSends += 1
         flow.step = .codeSent
-        guard flow.kind == .signUp || flow.userID != nil else { return }
+        guard Self.mailsCodes(flow) else { return }
         let minutes = max(1, settings.codeLifetime / 60)
         try tx.insert(
             OutboxMessage(
@@ -83,6 +88,7 @@ struct FlowEngine: Sendable {
     func sendCode(for flow: Flow, tenant: Tenant, purpose: CodePurpose) throws -> ChallengeOutcome {
         let next: String = try store.write { tx in
             var current = try reload(tx, flow)
+            try checkSendLimits(tx, flow: current, tenant: tenant)
             try issueCode(tx, flow: &current, tenant: tenant, purpose: purpose)
             let next = advance(&current, tenant: tenant)
             try tx.update(current)
@@ -92,6 +98,39 @@ struct FlowEngine: Sendable {
         return .oob(
             continuationToken: next, channel: "email", targetLabel: ContactLabel.mask(flow.username),
             codeLength: tenant.settings.codeLength, interval: 300)
+    }
+
+    /// Refuses a code send (e-mail bombing protection) when the tenant already sent
+    /// ``TenantSettings/codeSendsPerWindow`` messages to the address within the last
+    /// ``TenantSettings/codeSendWindowSeconds``, or when the flow itself sent that many codes. A decoy
+    /// flow mails nothing, so only the per-flow cap applies to it, answering as a real flow would.
+    /// - Throws: ``AuthFailure/tooManyAttempts(retryAfter:)`` with the seconds until a send is allowed
+    ///   again: until the message that fills the window leaves it, or (per flow) until the flow is
+    ///   one window old.
+    private func checkSendLimits(_ tx: any StoreWriting, flow: Flow, tenant: Tenant) throws {
+        let limit = max(1, tenant.settings.codeSendsPerWindow)
+        let window = TimeInterval(max(1, tenant.settings.codeSendWindowSeconds))
+        let now = clock.now()
+        if Self.mailsCodes(flow) {
+            let sent = try tx.outboxCount(tenantID: tenant.id, recipient: flow.username, since: now - window)
+            if sent >= limit {
+                // The `limit` newest messages: once the oldest of them leaves the window, fewer than
+                // `limit` remain in it.
+                let newest = try tx.outboxMessages(tenantID: tenant.id, recipient: flow.username, limit: limit)
+                let filling = newest.map(\.createdAt).min() ?? now
+                throw AuthFailure.tooManyAttempts(retryAfter: Self.seconds(from: now, until: filling + window))
+            }
+        }
+        if flow.codeSends >= limit {
+            throw AuthFailure.tooManyAttempts(retryAfter: Self.seconds(from: now, until: flow.createdAt + window))
+        }
+    }
+
+    /// Whole seconds from `now` until `date`, rounded up, at least 1 (a `Retry-After` value).
+    static func seconds(from now: Date, until date: Date) -> Int {
+        let interval = date.timeIntervalSince(now).rounded(.up)
+        guard interval.isFinite, interval >= 1 else { return 1 }
+        return interval >= Double(Int32.max) ? Int(Int32.max) : Int(interval)
     }
 
     /// Checks a submitted code against the flow's current one.
@@ -106,8 +145,11 @@ struct FlowEngine: Sendable {
     /// Verifies `code` for `flow` and, when it is right, runs `body` in the same transaction with the
     /// flow marked verified. A wrong code is counted and committed before the failure is thrown; the
     /// attempt that reaches the limit burns the code.
+    /// - Parameter onWrongCode: runs in the transaction that counts a wrong code (not for a code that
+    ///   was burnt or expired already), e.g. to count the failure against the account too.
     func withVerifiedCode<R>(
-        _ code: String?, flow: Flow, tenant: Tenant, then body: (any StoreWriting, inout Flow) throws -> R
+        _ code: String?, flow: Flow, tenant: Tenant, onWrongCode: (any StoreWriting) throws -> Void = { _ in },
+        then body: (any StoreWriting, inout Flow) throws -> R
     ) throws -> R {
         guard let code, !code.isEmpty else { throw AuthFailure.invalidRequest("oob is required") }
         guard code.utf8.count <= 32 else { throw AuthFailure.invalidCode }
@@ -124,6 +166,7 @@ struct FlowEngine: Sendable {
             case .wrong:
                 current.codeAttempts += 1
                 try tx.update(current)
+                try onWrongCode(tx)
                 let exhausted = current.codeAttempts >= tenant.settings.codeMaxAttempts
                 return .failure(exhausted ? .codeAttemptsExceeded : .invalidCode)
             case .expired:

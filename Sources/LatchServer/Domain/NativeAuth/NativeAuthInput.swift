@@ -31,7 +31,7 @@ enum NativeAuthInput {
                 invalid.append(name)
                 continue
             }
-            guard string.count <= 256 else {
+            guard string.count <= 256, AttributeDefinition(name: name).accepts(string) else {
                 invalid.append(name)
                 continue
             }

@@ -110,28 +110,40 @@ public struct SignInService: Sendable {
             throw AuthFailure.invalidRequest("password is required")
         }
         let user = try flow.userID.flatMap { id in try flows.store.read { try $0.user(id: id, tenantID: flow.tenantID) } }
-        guard let user, let stored = user.passwordHash, hasher.verify(password, against: stored) else {
-            if user == nil { _ = hasher.verify(password, against: DecoyHash.value) }
-            try flows.store.write { tx in
-                guard var current = try? flows.reload(tx, flow) else { return }
-                current.codeAttempts += 1
-                if current.codeAttempts >= context.tenant.settings.codeMaxAttempts {
-                    try tx.deleteFlow(id: current.id)
-                } else {
-                    try tx.update(current)
+        do {
+            // A delayed account is refused before Argon2 runs, so guessing costs the server nothing.
+            if let user { try checkDelay(user) }
+            guard let user, let stored = user.passwordHash, hasher.verify(password, against: stored) else {
+                if user == nil { _ = hasher.verify(password, against: DecoyHash.value) }
+                try flows.store.write { tx in
+                    // The per-flow limit only ends this flow; the per-account count below is the real limit.
+                    if var current = try? flows.reload(tx, flow) {
+                        current.codeAttempts += 1
+                        if current.codeAttempts >= context.tenant.settings.codeMaxAttempts {
+                            try tx.deleteFlow(id: current.id)
+                        } else {
+                            try tx.update(current)
+                        }
+                    }
+                    if let user { try countFailure(tx, context: context, userID: user.id) }
+                    try tx.insert(failureEvent(context, userID: user?.id, failure: .invalidCredentials))
                 }
-                try tx.insert(failureEvent(context, userID: user?.id, failure: .invalidCredentials))
+                throw AuthFailure.invalidCredentials
             }
-            throw AuthFailure.invalidCredentials
-        }
-        if user.disabled { throw AuthFailure.userDisabled }
-        let rehashed = hasher.needsRehash(stored) ? try hasher.hash(password) : nil
-        return try finish(context, flow: flow, scopes: scopes, amr: ["pwd"], clientInfo: request.clientInfo) {
-            tx, user in
-            if let rehashed {
-                user.passwordHash = rehashed
-                try tx.update(user)
+            if user.disabled { throw AuthFailure.userDisabled }
+            let rehashed = hasher.needsRehash(stored) ? try hasher.hash(password) : nil
+            return try finish(
+                context, flow: flow, scopes: scopes, amr: ["pwd"], clientInfo: request.clientInfo, enforceDelay: true
+            ) { tx, user in
+                if let rehashed {
+                    user.passwordHash = rehashed
+                    try tx.update(user)
+                }
             }
+        } catch AuthFailure.tooManyAttempts(let retryAfter) {
+            let failure = AuthFailure.tooManyAttempts(retryAfter: retryAfter)
+            try recordFailure(context, userID: user?.id, failure: failure)
+            throw failure
         }
     }
 
@@ -142,7 +154,14 @@ public struct SignInService: Sendable {
         guard flow.step == .codeSent else { throw AuthFailure.invalidRequest("no code was sent in this flow") }
         let result: (TokenService.NewSession, User) = try {
             do {
-                return try flows.withVerifiedCode(request.code, flow: flow, tenant: context.tenant) { tx, current in
+                // Wrong codes count against the account like wrong passwords; the code itself stays
+                // limited per code and per send, so a delay does not stop code sign-in.
+                return try flows.withVerifiedCode(
+                    request.code, flow: flow, tenant: context.tenant,
+                    onWrongCode: { tx in
+                        if let userID = flow.userID { try countFailure(tx, context: context, userID: userID) }
+                    }
+                ) { tx, current in
                     try commitSignIn(tx, context: context, flow: current, scopes: scopes, amr: ["otp"])
                 }
             } catch let failure as AuthFailure where [.invalidCode, .codeExpired, .codeAttemptsExceeded].contains(failure) {
@@ -168,13 +187,16 @@ public struct SignInService: Sendable {
     }
 
     /// Consumes the flow, starts the session and signs the tokens.
+    /// - Parameter enforceDelay: refuse when the account's sign-in is delayed (a concurrent failure
+    ///   may have started the delay after the caller checked).
     private func finish(
         _ context: ClientContext, flow: Flow, scopes: ScopeSet, amr: [String], clientInfo: Bool,
-        extra: (any StoreWriting, inout User) throws -> Void
+        enforceDelay: Bool = false, extra: (any StoreWriting, inout User) throws -> Void
     ) throws -> TokenResponse {
         let (session, user) = try flows.store.write { tx in
             let current = try flows.reload(tx, flow)
-            let (session, committedUser) = try commitSignIn(tx, context: context, flow: current, scopes: scopes, amr: amr)
+            let (session, committedUser) = try commitSignIn(
+                tx, context: context, flow: current, scopes: scopes, amr: amr, enforceDelay: enforceDelay)
             var updated = committedUser
             try extra(tx, &updated)
             return (session, updated)
@@ -185,14 +207,22 @@ public struct SignInService: Sendable {
             clientInfo: clientInfo)
     }
 
-    /// In a transaction: deletes the flow, loads the user, starts a session and audits the success.
+    /// In a transaction: deletes the flow, loads the user, clears its failure count, starts a
+    /// session and audits the success.
     private func commitSignIn(
-        _ tx: any StoreWriting, context: ClientContext, flow: Flow, scopes: ScopeSet, amr: [String]
+        _ tx: any StoreWriting, context: ClientContext, flow: Flow, scopes: ScopeSet, amr: [String],
+        enforceDelay: Bool = false
     ) throws -> (TokenService.NewSession, User) {
-        guard let userID = flow.userID, let user = try tx.user(id: userID, tenantID: context.tenant.id) else {
+        guard let userID = flow.userID, var user = try tx.user(id: userID, tenantID: context.tenant.id) else {
             throw AuthFailure.invalidContinuationToken
         }
         guard !user.disabled else { throw AuthFailure.userDisabled }
+        if enforceDelay { try checkDelay(user) }
+        if user.failedSignIns != 0 || user.signInBlockedUntil != nil {
+            user.failedSignIns = 0
+            user.signInBlockedUntil = nil
+            try tx.update(user)
+        }
         try tx.deleteFlow(id: flow.id)
         let now = clock.now()
         let session = try tokens.startSession(tx, context: context, user: user, scopes: scopes, amr: amr, authTime: now)
@@ -203,11 +233,42 @@ public struct SignInService: Sendable {
         return (session, user)
     }
 
+    /// Throws ``AuthFailure/tooManyAttempts(retryAfter:)`` while `user`'s sign-in is delayed.
+    private func checkDelay(_ user: User) throws {
+        let now = clock.now()
+        guard let until = user.signInBlockedUntil, until > now else { return }
+        throw AuthFailure.tooManyAttempts(retryAfter: FlowEngine.seconds(from: now, until: until))
+    }
+
+    /// In the failure's transaction: counts a wrong password or code against the account and, from
+    /// the tenant's threshold on, delays its next sign-in (doubling per failure up to the maximum)
+    /// and audits the delay. Re-reads the user so concurrent failures are all counted.
+    private func countFailure(_ tx: any StoreWriting, context: ClientContext, userID: String) throws {
+        guard var user = try tx.user(id: userID, tenantID: context.tenant.id) else { return }
+        let now = clock.now()
+        user.failedSignIns += 1
+        if let delay = context.tenant.settings.signInDelay(afterFailures: user.failedSignIns) {
+            let until = now.addingTimeInterval(TimeInterval(delay))
+            user.signInBlockedUntil = max(until, user.signInBlockedUntil ?? until)
+            try tx.insert(
+                AuditEvent(
+                    tenantID: context.tenant.id, at: now, kind: .signInBlocked, userID: user.id,
+                    clientID: context.client.id, remoteAddress: context.remoteAddress,
+                    detail: "failures=\(user.failedSignIns) delay=\(delay)s"))
+        }
+        try tx.update(user)
+    }
+
     private func failureEvent(_ context: ClientContext, userID: String?, failure: AuthFailure) -> AuditEvent {
-        AuditEvent(
+        let reason: String
+        if case .tooManyAttempts = failure {
+            reason = "too_many_attempts"
+        } else {
+            reason = SignInOutcome(failure).rawValue
+        }
+        return AuditEvent(
             tenantID: context.tenant.id, at: clock.now(), kind: .signInFailed, userID: userID,
-            clientID: context.client.id, remoteAddress: context.remoteAddress,
-            detail: "reason=\(SignInOutcome(failure).rawValue)")
+            clientID: context.client.id, remoteAddress: context.remoteAddress, detail: "reason=\(reason)")
     }
 
     private func recordFailure(_ context: ClientContext, userID: String?, failure: AuthFailure) throws {

@@ -119,5 +119,6 @@ enum SQLiteSchema {
             CREATE INDEX outbox_created ON outbox(created_at);
             CREATE INDEX token_families_expires ON token_families(expires_at);
             """),
+        SQLiteMigration("003_flow_code_sends", "ALTER TABLE flows ADD COLUMN code_sends INTEGER NOT NULL DEFAULT 0;"),
     ]
 }

@@ -13,8 +13,8 @@ extension SQLiteStoreSession {
             """
             INSERT INTO flows (id, tenant_id, client_id, kind, step, token_hash, username, user_id, password_hash,
                                attributes, challenge_types, capabilities, code_hash, code_expires_at, code_attempts,
-                               email_verified, amr, expires_at, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                               email_verified, amr, expires_at, code_sends, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [.text(flow.id), .text(flow.tenantID), .text(flow.clientID)] + mutableColumns(of: flow)
                 + [SQLiteValue(flow.createdAt)])
@@ -25,7 +25,8 @@ extension SQLiteStoreSession {
             """
             UPDATE flows SET kind = ?, step = ?, token_hash = ?, username = ?, user_id = ?, password_hash = ?,
                              attributes = ?, challenge_types = ?, capabilities = ?, code_hash = ?,
-                             code_expires_at = ?, code_attempts = ?, email_verified = ?, amr = ?, expires_at = ?
+                             code_expires_at = ?, code_attempts = ?, email_verified = ?, amr = ?, expires_at = ?,
+                             code_sends = ?
             WHERE id = ?
             """,
             mutableColumns(of: flow) + [.text(flow.id)])
@@ -47,6 +48,7 @@ extension SQLiteStoreSession {
             SQLiteValue(words: flow.capabilities), flow.codeHash.map { .text($0) } ?? .null,
             SQLiteValue(flow.codeExpiresAt), .integer(Int64(flow.codeAttempts)),
             .integer(flow.emailVerified ? 1 : 0), SQLiteValue(words: flow.amr), SQLiteValue(flow.expiresAt),
+            .integer(Int64(flow.codeSends)),
         ]
     }
 
@@ -62,7 +64,7 @@ extension SQLiteStoreSession {
             attributes: row.stringDictionary("attributes"), challengeTypes: row.words("challenge_types"),
             capabilities: row.words("capabilities"), codeHash: row.string("code_hash"),
             codeExpiresAt: row.date("code_expires_at"), codeAttempts: Int(row.int("code_attempts") ?? 0),
-            emailVerified: row.flag("email_verified"), amr: row.words("amr"),
+            codeSends: Int(row.int("code_sends") ?? 0), emailVerified: row.flag("email_verified"), amr: row.words("amr"),
             expiresAt: try row.requiredDate("expires_at"), createdAt: try row.requiredDate("created_at"))
     }
 }

@@ -30,14 +30,14 @@ extension SQLiteStoreSession {
         try run(
             """
             INSERT INTO users (id, tenant_id, email, email_verified, password_hash, display_name, attributes,
-                               disabled, created_at, valid_since)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                               disabled, created_at, valid_since, failed_sign_ins, sign_in_blocked_until)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(user.id), .text(user.tenantID), .text(user.email), .integer(user.emailVerified ? 1 : 0),
                 user.passwordHash.map { .text($0) } ?? .null, user.displayName.map { .text($0) } ?? .null,
                 SQLiteValue(json: user.attributes), .integer(user.disabled ? 1 : 0), SQLiteValue(user.createdAt),
-                SQLiteValue(user.validSince),
+                SQLiteValue(user.validSince), .integer(Int64(user.failedSignIns)), SQLiteValue(user.signInBlockedUntil),
             ])
     }
 
@@ -45,13 +45,14 @@ extension SQLiteStoreSession {
         try run(
             """
             UPDATE users SET email = ?, email_verified = ?, password_hash = ?, display_name = ?, attributes = ?,
-                             disabled = ?, valid_since = ?
+                             disabled = ?, valid_since = ?, failed_sign_ins = ?, sign_in_blocked_until = ?
             WHERE id = ? AND tenant_id = ?
             """,
             [
                 .text(user.email), .integer(user.emailVerified ? 1 : 0), user.passwordHash.map { .text($0) } ?? .null,
                 user.displayName.map { .text($0) } ?? .null, SQLiteValue(json: user.attributes),
-                .integer(user.disabled ? 1 : 0), SQLiteValue(user.validSince), .text(user.id), .text(user.tenantID),
+                .integer(user.disabled ? 1 : 0), SQLiteValue(user.validSince), .integer(Int64(user.failedSignIns)),
+                SQLiteValue(user.signInBlockedUntil), .text(user.id), .text(user.tenantID),
             ])
     }
 
@@ -61,6 +62,7 @@ extension SQLiteStoreSession {
             email: try row.requiredString("email"), emailVerified: row.flag("email_verified"),
             passwordHash: row.string("password_hash"), displayName: row.string("display_name"),
             attributes: row.stringDictionary("attributes"), disabled: row.flag("disabled"),
-            createdAt: try row.requiredDate("created_at"), validSince: try row.requiredDate("valid_since"))
+            createdAt: try row.requiredDate("created_at"), validSince: try row.requiredDate("valid_since"),
+            failedSignIns: Int(row.int("failed_sign_ins") ?? 0), signInBlockedUntil: row.date("sign_in_blocked_until"))
     }
 }
