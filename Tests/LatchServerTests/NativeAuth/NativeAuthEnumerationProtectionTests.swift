@@ -26,6 +26,21 @@ struct NativeAuthEnumerationProtectionTests {
         ]
     }
 
+    @Test("sign-up start answers alike for taken and free addresses; only the mailbox owner learns it is taken")
+    func signUpDoesNotReveal() async throws {
+        try await withProtectedTenant { auth in
+            let taken = try await auth.signUpStart("real@example.com", password: NativeAuthFixture.password)
+            let free = try await auth.signUpStart("free@example.com", password: NativeAuthFixture.password)
+            #expect(shape(taken) == shape(free))
+            try auth.expectOK(taken)
+            let challenge = try await auth.signUpChallenge(taken.continuationToken)
+            try auth.expectOK(challenge)
+            let finished = try await auth.signUpContinue(
+                challenge.continuationToken, grantType: "oob", oob: try auth.code(for: "real@example.com"))
+            auth.expectError(finished, error: "user_already_exists", codes: [1_003_037])
+        }
+    }
+
     @Test("sign-in of an unknown user looks like a real one; any password gets invalid_grant 50126")
     func unknownUserSignIn() async throws {
         try await withProtectedTenant { auth in

@@ -7,6 +7,7 @@ public enum SignInOutcome: String, Sendable, CaseIterable {
     case codeExpired = "code_expired"
     case codeAttemptsExceeded = "code_attempts_exceeded"
     case userDisabled = "user_disabled"
+    case throttled
     case otherFailure = "other_failure"
 
     /// The outcome that a failure represents.
@@ -18,6 +19,7 @@ public enum SignInOutcome: String, Sendable, CaseIterable {
         case .codeExpired: self = .codeExpired
         case .codeAttemptsExceeded: self = .codeAttemptsExceeded
         case .userDisabled: self = .userDisabled
+        case .tooManyAttempts: self = .throttled
         default: self = .otherFailure
         }
     }

@@ -114,7 +114,7 @@ public struct SignInService: Sendable {
             // A delayed account is refused before Argon2 runs, so guessing costs the server nothing.
             if let user { try checkDelay(user) }
             guard let user, let stored = user.passwordHash, hasher.verify(password, against: stored) else {
-                if user == nil { _ = hasher.verify(password, against: DecoyHash.value) }
+                if user == nil { _ = hasher.verify(password, against: DecoyHash.value(for: hasher)) }
                 try flows.store.write { tx in
                     // The per-flow limit only ends this flow; the per-account count below is the real limit.
                     if var current = try? flows.reload(tx, flow) {
@@ -280,5 +280,15 @@ public struct SignInService: Sendable {
 /// A hash verified when the account does not exist, so an unknown user costs the same time as a
 /// wrong password.
 enum DecoyHash {
-    static let value: String = (try? Argon2idHasher().hash(SecureRandom.token())) ?? ""
+    private static let cache = ReadMostly<[String: String]>([:])
+
+    /// A hash made with `hasher`'s own parameters, so it costs what a real account's hash costs.
+    static func value(for hasher: Argon2idHasher) -> String {
+        let parameters = hasher.parameters
+        let key = "\(parameters.memoryKiB),\(parameters.iterations),\(parameters.parallelism)"
+        if let cached = cache.read({ $0[key] }) { return cached }
+        let made = (try? hasher.hash(SecureRandom.token())) ?? ""
+        cache.write { $0[key] = made }
+        return made
+    }
 }

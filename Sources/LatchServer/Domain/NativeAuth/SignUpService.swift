@@ -39,7 +39,11 @@ public struct SignUpService: Sendable {
         let token = FlowEngine.newContinuationToken()
         let now = clock.now()
         try flows.store.write { tx in
-            if try tx.user(email: email, tenantID: context.tenant.id) != nil { throw AuthFailure.userAlreadyExists }
+            // Under enumeration protection only the mailbox owner learns that the account exists:
+            // the flow proceeds, and completing it after the code answers user_already_exists.
+            if !settings.enumerationProtection, try tx.user(email: email, tenantID: context.tenant.id) != nil {
+                throw AuthFailure.userAlreadyExists
+            }
             try tx.insert(
                 Flow(
                     id: UUID().uuidString.lowercased(), tenantID: context.tenant.id, clientID: context.client.id,
