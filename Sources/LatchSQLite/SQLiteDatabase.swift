@@ -33,7 +33,8 @@ public final class SQLiteDatabase: Sendable {
         }
         try connection.execute("PRAGMA synchronous=\(configuration.durability.pragmaValue); PRAGMA foreign_keys=ON")
         writer = WriteCoordinator(
-            connection: connection, groupCommit: configuration.groupCommit, maxBatchSize: configuration.maxBatchSize)
+            connection: connection, groupCommit: configuration.groupCommit, maxBatchSize: configuration.maxBatchSize,
+            fullDurability: configuration.durability == .full)
         readers = try ReaderPool(
             path: path, count: configuration.readerCount, busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
     }
@@ -55,6 +56,15 @@ public final class SQLiteDatabase: Sendable {
     /// Besides `body`'s own errors it can throw ``SQLiteError`` (e.g. a failed COMMIT).
     public func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         try writer.write(body)
+    }
+
+    /// Like ``write(_:)``, but the commit need not be synced to disk before returning: it is
+    /// crash-safe (WAL with `synchronous=NORMAL`) and becomes durable with the next synced commit
+    /// or checkpoint (https://sqlite.org/wal.html#performance_considerations). For state a power
+    /// loss may drop without harm, such as an unfinished sign-in step. A batch is synced if any of
+    /// its units asked for durability.
+    public func writeRelaxed<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try writer.write(relaxed: true, body)
     }
 
     /// Applies the migrations not yet recorded in `schema_migrations`, in list order, each

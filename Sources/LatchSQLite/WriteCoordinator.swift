@@ -15,6 +15,8 @@ final class WriteCoordinator: @unchecked Sendable {
     private let connection: SQLiteConnection
     private let groupCommit: Bool
     private let maxBatchSize: Int
+    /// The configured durability is `synchronous=FULL`, so relaxed batches switch to NORMAL around their commit.
+    private let fullDurability: Bool
 
     // Guarded by `lock`.
     private var pending: [WriteUnit] = []
@@ -29,21 +31,23 @@ final class WriteCoordinator: @unchecked Sendable {
     private static let release = "RELEASE latch_unit"
     private static let rollbackToSavepoint = "ROLLBACK TO latch_unit"
 
-    init(connection: SQLiteConnection, groupCommit: Bool, maxBatchSize: Int) {
+    init(connection: SQLiteConnection, groupCommit: Bool, maxBatchSize: Int, fullDurability: Bool) {
         self.connection = connection
         self.groupCommit = groupCommit
         self.maxBatchSize = max(1, maxBatchSize)
+        self.fullDurability = fullDurability
     }
 
     var statistics: SQLiteWriteStatistics { lock.withLock { stats } }
 
     /// Runs `body` as one atomic unit and returns once it is committed; rethrows its error unchanged.
-    func write<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        guard groupCommit else { return try writeAlone(body) }
+    /// A `relaxed` unit is committed without its own fsync when its whole batch is relaxed.
+    func write<T>(relaxed: Bool = false, _ body: (SQLiteConnection) throws -> T) throws -> T {
+        guard groupCommit else { return try writeAlone(relaxed: relaxed, body) }
         return try withoutActuallyEscaping(body) { body in
             var result: T?
             // The leader drops this closure before publishing the outcome, so `body` does not outlive this call.
-            let unit = WriteUnit { connection in result = try body(connection) }
+            let unit = WriteUnit(relaxed: relaxed) { connection in result = try body(connection) }
             try submit(unit)
             guard let result else { preconditionFailure("write unit reported success without a result") }
             return result
@@ -106,9 +110,12 @@ final class WriteCoordinator: @unchecked Sendable {
 
     // MARK: - One transaction per write
 
-    private func writeAlone<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+    private func writeAlone<T>(relaxed: Bool, _ body: (SQLiteConnection) throws -> T) throws -> T {
         try acquire()
         defer { relinquish() }
+        let relax = relaxed && fullDurability
+        if relax { try connection.control("PRAGMA synchronous=NORMAL") }
+        defer { if relax { try? connection.control("PRAGMA synchronous=FULL") } }
         do {
             try connection.control("BEGIN IMMEDIATE")
             connection.requiresTransaction = true
@@ -193,6 +200,11 @@ final class WriteCoordinator: @unchecked Sendable {
             uncommitted.removeAll()
         }
 
+        // A batch of relaxed units only skips the commit's fsync (synchronous=NORMAL in WAL mode):
+        // it is crash-safe, and the next FULL commit syncs the WAL up to and including it.
+        let relax = fullDurability && batch.allSatisfy(\.relaxed)
+        if relax { try? connection.control("PRAGMA synchronous=NORMAL") }
+        defer { if relax { try? connection.control("PRAGMA synchronous=FULL") } }
         // Taken up front so that no closure outlives this call, whichever way it ends.
         let bodies = batch.map { $0.takeBody() }
         for (index, body) in bodies.enumerated() {
@@ -266,10 +278,14 @@ final class WriteCoordinator: @unchecked Sendable {
 /// `failure` are only accessed with the coordinator's lock held.
 private final class WriteUnit {
     private var body: ((SQLiteConnection) throws -> Void)?
+    let relaxed: Bool
     var isDone = false
     var failure: (any Error)?
 
-    init(_ body: @escaping (SQLiteConnection) throws -> Void) { self.body = body }
+    init(relaxed: Bool, _ body: @escaping (SQLiteConnection) throws -> Void) {
+        self.relaxed = relaxed
+        self.body = body
+    }
 
     /// Hands the closure over exactly once, leaving no reference behind.
     func takeBody() -> ((SQLiteConnection) throws -> Void)? {

@@ -10,6 +10,11 @@ public protocol Store: Sendable {
     func read<T>(_ body: (any StoreReading) throws -> T) throws -> T
     /// Runs `body` as one atomic unit of work; if it throws, none of its writes persist.
     func write<T>(_ body: (any StoreWriting) throws -> T) throws -> T
+    /// Like ``write(_:)``, but the answer need not wait for the disk: the unit is crash-safe and
+    /// becomes durable with the next durable write. For steps a power loss may drop without harm
+    /// (starting a flow, asking for a password); never for accounts, sessions or tokens.
+    /// (SQLite: `synchronous=NORMAL` for the commit; PostgreSQL: `synchronous_commit = off`.)
+    func writeRelaxed<T>(_ body: (any StoreWriting) throws -> T) throws -> T
 }
 
 /// Queries available inside ``Store/read(_:)`` and ``Store/write(_:)``.

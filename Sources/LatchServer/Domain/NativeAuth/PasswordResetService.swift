@@ -30,7 +30,8 @@ public struct PasswordResetService: Sendable {
         if let user, user.disabled { throw AuthFailure.userDisabled }
         let token = FlowEngine.newContinuationToken()
         let now = clock.now()
-        try flows.store.write { tx in
+        // Starting a flow need not wait for the disk: a lost flow only means starting again.
+        try flows.store.writeRelaxed { tx in
             try tx.insert(
                 Flow(
                     id: UUID().uuidString.lowercased(), tenantID: tenant.id, clientID: context.client.id,

@@ -34,7 +34,8 @@ public struct SignInService: Sendable {
         }
         let token = FlowEngine.newContinuationToken()
         let now = clock.now()
-        try flows.store.write { tx in
+        // Starting a flow need not wait for the disk: a lost flow only means starting again.
+        try flows.store.writeRelaxed { tx in
             try tx.insert(
                 Flow(
                     id: UUID().uuidString.lowercased(), tenantID: tenant.id, clientID: context.client.id, kind: .signIn,
@@ -58,7 +59,7 @@ public struct SignInService: Sendable {
         let user = try flow.userID.flatMap { id in try flows.store.read { try $0.user(id: id, tenantID: flow.tenantID) } }
         let hasPassword = user.map { $0.passwordHash != nil } ?? true
         if types.supportsPassword, hasPassword {
-            let next: String = try flows.store.write { tx in
+            let next: String = try flows.store.writeRelaxed { tx in
                 var current = try flows.reload(tx, flow)
                 current.step = .passwordRequested
                 let next = flows.advance(&current, tenant: context.tenant)

@@ -38,7 +38,8 @@ public struct SignUpService: Sendable {
         let collected = try NativeAuthInput.attributes(attributes, definitions: settings.requiredAttributes)
         let token = FlowEngine.newContinuationToken()
         let now = clock.now()
-        try flows.store.write { tx in
+        // Starting a flow need not wait for the disk: a lost flow only means starting again.
+        try flows.store.writeRelaxed { tx in
             // Under enumeration protection only the mailbox owner learns that the account exists:
             // the flow proceeds, and completing it after the code answers user_already_exists.
             if !settings.enumerationProtection, try tx.user(email: email, tenantID: context.tenant.id) != nil {

@@ -33,6 +33,10 @@ public final class SQLiteStore: Store {
         try database.write { connection in try body(SQLiteStoreSession(connection: connection)) }
     }
 
+    public func writeRelaxed<T>(_ body: (any StoreWriting) throws -> T) throws -> T {
+        try database.writeRelaxed { connection in try body(SQLiteStoreSession(connection: connection)) }
+    }
+
     /// Waits for queued writes and closes the database.
     public func close() { database.close() }
 }
