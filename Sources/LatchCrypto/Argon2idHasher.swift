@@ -96,6 +96,10 @@ public struct Argon2idHasher: Sendable {
             || stored.parallelism < parameters.parallelism
     }
 
+    /// Argon2id computations (hashes and verifications) run in this process so far and the CPU
+    /// seconds they used, measured per thread around each computation.
+    public static var statistics: (count: UInt64, cpuSeconds: Double) { Argon2Gate.statistics }
+
     /// Overwrites a password copy before it is released.
     private func zero(_ buffer: UnsafeMutableRawBufferPointer) {
         guard let base = buffer.baseAddress else { return }

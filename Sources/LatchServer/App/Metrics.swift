@@ -1,4 +1,5 @@
 import Foundation
+import LatchCrypto
 
 /// In-process counters rendered in the Prometheus text exposition format 0.0.4: requests by route,
 /// method and status; a request-latency histogram by route; sign-in outcomes.
@@ -83,6 +84,12 @@ public final class Metrics: Sendable {
             out += "latch_http_request_duration_seconds_sum{route=\"\(escape(route))\"} \(histogram.sum)\n"
             out += "latch_http_request_duration_seconds_count{route=\"\(escape(route))\"} \(histogram.count)\n"
         }
+        let hashing = Argon2idHasher.statistics
+        out += "# HELP latch_password_hashes_total Argon2id hashes and verifications computed.\n"
+        out += "# TYPE latch_password_hashes_total counter\nlatch_password_hashes_total \(hashing.count)\n"
+        out += "# HELP latch_password_hash_cpu_seconds_total Thread CPU time spent in Argon2id.\n"
+        out += "# TYPE latch_password_hash_cpu_seconds_total counter\n"
+        out += "latch_password_hash_cpu_seconds_total \(hashing.cpuSeconds)\n"
         out += "# HELP latch_sign_ins_total Sign-in attempts by outcome.\n"
         out += "# TYPE latch_sign_ins_total counter\n"
         for outcome in SignInOutcome.allCases {
