@@ -20,6 +20,25 @@ enum DelegateDispatch {
             await MainActor.run { deliver(outcome) }
         }
     }
+
+    /// Runs the sign-in that ends a finished sign-up or reset and reports it: `onSignInCompleted`
+    /// on success (or `failed` if the delegate lacks it), `failed` on error.
+    @discardableResult
+    static func signInAfterFlow(
+        _ operation: @escaping @Sendable () async throws -> LatchTokenResult, delegate: any OnSignInCompletedDelegate,
+        failed: @escaping @MainActor @Sendable (LatchError) -> Void
+    ) -> Task<Void, Never> {
+        run(operation) { outcome in
+            switch outcome {
+            case .success(let result):
+                DelegateCallback.deliver(DelegateCallback.signInCompleted, fallback: failed) {
+                    delegate.onSignInCompleted(result: result)
+                }
+            case .failure(let error):
+                failed(error)
+            }
+        }
+    }
 }
 
 /// Routes the default implementations of callbacks that several delegate protocols share

@@ -15,19 +15,8 @@ extension SignInAfterResetPasswordState {
     /// - Returns: the running work; cancelling it ends in ``LatchError/Code/userCanceled``.
     @discardableResult
     public func signIn(scopes: [String]? = nil, delegate: any SignInAfterResetPasswordDelegate) -> Task<Void, Never> {
-        DelegateDispatch.run {
-            try await self.signIn(scopes: scopes)
-        } deliver: { outcome in
-            switch outcome {
-            case .success(let result):
-                DelegateCallback.deliver(
-                    DelegateCallback.signInCompleted, fallback: { delegate.onSignInAfterResetPasswordError(error: $0) }
-                ) {
-                    delegate.onSignInCompleted(result: result)
-                }
-            case .failure(let error):
-                delegate.onSignInAfterResetPasswordError(error: error)
-            }
+        DelegateDispatch.signInAfterFlow({ try await self.signIn(scopes: scopes) }, delegate: delegate) {
+            delegate.onSignInAfterResetPasswordError(error: $0)
         }
     }
 }

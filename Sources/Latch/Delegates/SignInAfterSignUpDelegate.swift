@@ -15,19 +15,8 @@ extension SignInAfterSignUpState {
     /// - Returns: the running work; cancelling it ends in ``LatchError/Code/userCanceled``.
     @discardableResult
     public func signIn(scopes: [String]? = nil, delegate: any SignInAfterSignUpDelegate) -> Task<Void, Never> {
-        DelegateDispatch.run {
-            try await self.signIn(scopes: scopes)
-        } deliver: { outcome in
-            switch outcome {
-            case .success(let result):
-                DelegateCallback.deliver(
-                    DelegateCallback.signInCompleted, fallback: { delegate.onSignInAfterSignUpError(error: $0) }
-                ) {
-                    delegate.onSignInCompleted(result: result)
-                }
-            case .failure(let error):
-                delegate.onSignInAfterSignUpError(error: error)
-            }
+        DelegateDispatch.signInAfterFlow({ try await self.signIn(scopes: scopes) }, delegate: delegate) {
+            delegate.onSignInAfterSignUpError(error: $0)
         }
     }
 }
