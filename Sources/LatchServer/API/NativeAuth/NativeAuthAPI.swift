@@ -1,5 +1,6 @@
 import Foundation
 import LatchHTTP
+import LatchWire
 
 /// The native-auth adapter: the Entra External ID native-auth v1 endpoints under `/{tenant}/`.
 struct NativeAuthAPI: Sendable {
@@ -41,12 +42,16 @@ struct NativeAuthAPI: Sendable {
         }
         route(&router, "/{tenant}/oauth2/v2.0/token") { call in
             let form = call.form
-            let response = try services.signIn.token(
+            let issued = try services.signIn.token(
                 call.context,
                 request: NativeTokenRequest(
                     grantType: form["grant_type"], continuationToken: form["continuation_token"],
                     username: form["username"], password: form["password"], code: form["oob"],
-                    refreshToken: form["refresh_token"], scope: form["scope"], clientInfo: form["client_info"] == "1"))
+                    refreshToken: form["refresh_token"], scope: form["scope"]))
+            let response = TokenResponse(
+                scope: issued.scopes.joined(separator: " "), expiresIn: issued.expiresIn, accessToken: issued.accessToken,
+                refreshToken: issued.refreshToken, idToken: issued.idToken,
+                clientInfo: form["client_info"] == "1" ? ClientInfo.encode(issued) : nil)
             return .json(200, JSONBody.encode(response), headers: HTTPHeaders([("Pragma", "no-cache")]))
         }
         route(&router, "/{tenant}/resetpassword/v1.0/start") { call in

@@ -14,13 +14,11 @@ public struct NativeTokenRequest: Sendable {
     public var refreshToken: String?
     /// Requested scopes.
     public var scope: String?
-    /// Whether `client_info=1` asked for MSAL account identifiers.
-    public var clientInfo: Bool
 
     /// Creates a request.
     public init(
         grantType: String?, continuationToken: String? = nil, username: String? = nil, password: String? = nil,
-        code: String? = nil, refreshToken: String? = nil, scope: String? = nil, clientInfo: Bool = false
+        code: String? = nil, refreshToken: String? = nil, scope: String? = nil
     ) {
         self.grantType = grantType
         self.continuationToken = continuationToken
@@ -29,6 +27,5 @@ public struct NativeTokenRequest: Sendable {
         self.code = code
         self.refreshToken = refreshToken
         self.scope = scope
-        self.clientInfo = clientInfo
     }
 }

@@ -76,11 +76,9 @@ public struct SignInService: Sendable {
 
     /// The native-auth token endpoint (`oauth2/v2.0/token`): grant types `password`, `oob`,
     /// `continuation_token` and `refresh_token`.
-    public func token(_ context: ClientContext, request: NativeTokenRequest) throws -> TokenResponse {
+    public func token(_ context: ClientContext, request: NativeTokenRequest) throws -> IssuedTokens {
         if request.grantType == "refresh_token" {
-            return try tokens.refresh(
-                context: context, refreshToken: request.refreshToken, scope: request.scope,
-                clientInfo: request.clientInfo)
+            return try tokens.refresh(context: context, refreshToken: request.refreshToken, scope: request.scope)
         }
         let scopes = try ScopeSet(request.scope, client: context.client)
         do {
@@ -103,7 +101,7 @@ public struct SignInService: Sendable {
     }
 
     private func signInWithPassword(_ context: ClientContext, request: NativeTokenRequest, scopes: ScopeSet) throws
-        -> TokenResponse
+        -> IssuedTokens
     {
         let flow = try flows.load(request.continuationToken, context: context, kinds: [.signIn])
         guard flow.step == .passwordRequested else { throw AuthFailure.invalidRequest("no password was requested in this flow") }
@@ -134,7 +132,7 @@ public struct SignInService: Sendable {
             if user.disabled { throw AuthFailure.userDisabled }
             let rehashed = hasher.needsRehash(stored) ? try hasher.hash(password) : nil
             return try finish(
-                context, flow: flow, scopes: scopes, amr: ["pwd"], clientInfo: request.clientInfo, enforceDelay: true
+                context, flow: flow, scopes: scopes, amr: ["pwd"], enforceDelay: true
             ) { tx, user in
                 if let rehashed {
                     user.passwordHash = rehashed
@@ -149,7 +147,7 @@ public struct SignInService: Sendable {
     }
 
     private func signInWithCode(_ context: ClientContext, request: NativeTokenRequest, scopes: ScopeSet) throws
-        -> TokenResponse
+        -> IssuedTokens
     {
         let flow = try flows.load(request.continuationToken, context: context, kinds: [.signIn])
         guard flow.step == .codeSent else { throw AuthFailure.invalidRequest("no code was sent in this flow") }
@@ -171,29 +169,28 @@ public struct SignInService: Sendable {
             }
         }()
         observe(.success)
-        return try tokens.tokenResponse(
-            context: context, user: result.1, family: result.0.family, scopes: scopes,
-            refreshToken: result.0.refreshToken, clientInfo: request.clientInfo)
+        return try tokens.issue(
+            context: context, user: result.1, family: result.0.family, scopes: scopes, refreshToken: result.0.refreshToken)
     }
 
     private func signInWithContinuation(_ context: ClientContext, request: NativeTokenRequest, scopes: ScopeSet) throws
-        -> TokenResponse
+        -> IssuedTokens
     {
         let flow = try flows.load(request.continuationToken, context: context, kinds: [.signInContinuation])
         if let username = request.username, !username.isEmpty, User.normalizeEmail(username) != flow.username {
             throw AuthFailure.invalidContinuationToken
         }
         let amr = flow.amr.isEmpty ? ["otp"] : flow.amr
-        return try finish(context, flow: flow, scopes: scopes, amr: amr, clientInfo: request.clientInfo) { _, _ in }
+        return try finish(context, flow: flow, scopes: scopes, amr: amr) { _, _ in }
     }
 
     /// Consumes the flow, starts the session and signs the tokens.
     /// - Parameter enforceDelay: refuse when the account's sign-in is delayed (a concurrent failure
     ///   may have started the delay after the caller checked).
     private func finish(
-        _ context: ClientContext, flow: Flow, scopes: ScopeSet, amr: [String], clientInfo: Bool,
+        _ context: ClientContext, flow: Flow, scopes: ScopeSet, amr: [String],
         enforceDelay: Bool = false, extra: (any StoreWriting, inout User) throws -> Void
-    ) throws -> TokenResponse {
+    ) throws -> IssuedTokens {
         let (session, user) = try flows.store.write { tx in
             let current = try flows.reload(tx, flow)
             let (session, committedUser) = try commitSignIn(
@@ -203,9 +200,8 @@ public struct SignInService: Sendable {
             return (session, updated)
         }
         observe(.success)
-        return try tokens.tokenResponse(
-            context: context, user: user, family: session.family, scopes: scopes, refreshToken: session.refreshToken,
-            clientInfo: clientInfo)
+        return try tokens.issue(
+            context: context, user: user, family: session.family, scopes: scopes, refreshToken: session.refreshToken)
     }
 
     /// In a transaction: deletes the flow, loads the user, clears its failure count, starts a

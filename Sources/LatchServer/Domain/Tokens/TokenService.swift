@@ -51,10 +51,9 @@ public final class TokenService: Sendable {
     }
 
     /// Signs the access and ID tokens of a committed session.
-    func tokenResponse(
-        context: ClientContext, user: User, family: TokenFamily, scopes: ScopeSet, refreshToken: String?,
-        clientInfo: Bool
-    ) throws -> TokenResponse {
+    func issue(
+        context: ClientContext, user: User, family: TokenFamily, scopes: ScopeSet, refreshToken: String?
+    ) throws -> IssuedTokens {
         let tenant = context.tenant
         let key = try keyRing.signingKey(for: tenant)
         let now = Int(clock.now().timeIntervalSince1970)
@@ -85,14 +84,9 @@ public final class TokenService: Sendable {
             idClaims.exp = now + tenant.settings.idTokenLifetime
             idToken = try JWT.sign(payload: Array(try encoder.encode(idClaims)), key: key, type: "JWT")
         }
-        var info: String?
-        if clientInfo {
-            let json = try JSONSerialization.data(withJSONObject: ["uid": user.id, "utid": tenant.id], options: [.sortedKeys])
-            info = Base64URL.encode(json)
-        }
-        return TokenResponse(
-            scope: scopes.text, expiresIn: tenant.settings.accessTokenLifetime, accessToken: accessToken,
-            refreshToken: refreshToken, idToken: idToken, clientInfo: info)
+        return IssuedTokens(
+            accessToken: accessToken, idToken: idToken, refreshToken: refreshToken, scopes: scopes.values,
+            expiresIn: tenant.settings.accessTokenLifetime, subject: user.id, tenantID: tenant.id)
     }
 
     /// Exchanges a refresh token (RFC 6749 § 6) for new tokens and a successor refresh token.
@@ -100,9 +94,7 @@ public final class TokenService: Sendable {
     /// The presented token is marked rotated. Presenting it once more within the tenant's grace
     /// window (two concurrent refreshes) yields one more successor; any other reuse revokes the whole
     /// family and fails with ``AuthFailure/refreshTokenReused``.
-    public func refresh(context: ClientContext, refreshToken: String?, scope: String?, clientInfo: Bool) throws
-        -> TokenResponse
-    {
+    public func refresh(context: ClientContext, refreshToken: String?, scope: String?) throws -> IssuedTokens {
         guard let refreshToken, !refreshToken.isEmpty else {
             throw AuthFailure.invalidRequest("refresh_token is required")
         }
@@ -161,9 +153,7 @@ public final class TokenService: Sendable {
         case .reused:
             throw AuthFailure.refreshTokenReused
         case .issued(let family, let user, let scopes):
-            return try tokenResponse(
-                context: context, user: user, family: family, scopes: scopes, refreshToken: successor,
-                clientInfo: clientInfo)
+            return try issue(context: context, user: user, family: family, scopes: scopes, refreshToken: successor)
         }
     }
 
