@@ -12,7 +12,7 @@ struct NativeAuthAPI: Sendable {
         route(&router, "/{tenant}/signup/v1.0/start") { call in
             let token = try services.signUp.start(
                 call.context, username: call.form["username"], password: call.form["password"],
-                attributes: call.form["attributes"], challengeType: call.form["challenge_type"],
+                attributes: try AttributesParameter.parse(call.form["attributes"]), challengeType: call.form["challenge_type"],
                 capabilities: call.form["capabilities"])
             return JSONBody.ok(["continuation_token": token])
         }
@@ -25,7 +25,8 @@ struct NativeAuthAPI: Sendable {
         route(&router, "/{tenant}/signup/v1.0/continue") { call in
             let grant = try services.signUp.continue(
                 call.context, continuationToken: call.form["continuation_token"], grantType: call.form["grant_type"],
-                code: call.form["oob"], password: call.form["password"], attributes: call.form["attributes"])
+                code: call.form["oob"], password: call.form["password"],
+                attributes: try AttributesParameter.parse(call.form["attributes"]))
             return JSONBody.ok(["continuation_token": grant.continuationToken, "expires_in": grant.expiresIn])
         }
         route(&router, "/{tenant}/oauth2/v2.0/initiate") { call in

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Validation of the user-supplied parameters native-auth endpoints share.
 enum NativeAuthInput {
     /// The normalized e-mail username.
@@ -11,31 +9,21 @@ enum NativeAuthInput {
         return email
     }
 
-    /// Parses the `attributes` parameter (a JSON object of strings) and validates the values the
-    /// tenant defines.
-    /// - Throws: ``AuthFailure/invalidRequest(_:)`` when not a JSON object of strings,
-    ///   ``AuthFailure/invalidAttributes(_:)`` naming the attributes that fail validation.
-    static func attributes(_ text: String?, definitions: [AttributeDefinition]) throws -> [String: String] {
-        guard let text, !text.isEmpty else { return [:] }
-        guard text.utf8.count <= 8192, let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)),
-            let dictionary = object as? [String: Any]
-        else { throw AuthFailure.invalidRequest("attributes must be a JSON object") }
+    /// Validates submitted sign-up attributes: names of at most 64 characters, string values that
+    /// pass the tenant's definition (or, for undefined attributes, the generic rules: non-empty, at
+    /// most 256 characters, no control characters).
+    /// - Parameter submitted: the attributes by name; a `nil` value is one that was not a string.
+    /// - Throws: ``AuthFailure/invalidAttributes(_:)`` naming the attributes that fail validation.
+    static func attributes(_ submitted: [String: String?], definitions: [AttributeDefinition]) throws -> [String: String] {
         var values: [String: String] = [:]
         var invalid: [String] = []
-        for (name, value) in dictionary {
-            guard let string = value as? String, name.count <= 64 else {
+        for (name, value) in submitted {
+            let definition = definitions.first(where: { $0.name == name }) ?? AttributeDefinition(name: name)
+            guard let value, name.count <= 64, definition.accepts(value) else {
                 invalid.append(name)
                 continue
             }
-            if let definition = definitions.first(where: { $0.name == name }), !definition.accepts(string) {
-                invalid.append(name)
-                continue
-            }
-            guard string.count <= 256, AttributeDefinition(name: name).accepts(string) else {
-                invalid.append(name)
-                continue
-            }
-            values[name] = string
+            values[name] = value
         }
         guard invalid.isEmpty else { throw AuthFailure.invalidAttributes(invalid.sorted()) }
         return values

@@ -13,12 +13,12 @@ public struct SignUpService: Sendable {
 
     /// Starts a sign-up.
     /// - Parameters:
-    ///   - attributes: the `attributes` parameter, a JSON object of strings.
+    ///   - attributes: submitted attributes by name; a `nil` value was not a string.
     /// - Returns: the first continuation token.
     /// - Throws: ``AuthFailure`` (user exists, weak password, invalid attributes, unsupported challenge type,
     ///   or ``AuthFailure/browserRequired(_:)`` when the client cannot finish natively).
     public func start(
-        _ context: ClientContext, username: String?, password: String?, attributes: String?, challengeType: String?,
+        _ context: ClientContext, username: String?, password: String?, attributes: [String: String?], challengeType: String?,
         capabilities: String?
     ) throws -> String {
         let types = try ChallengeTypes(challengeType, capabilities: capabilities)
@@ -87,7 +87,7 @@ public struct SignUpService: Sendable {
     ///   code, password and attribute failures.
     public func `continue`(
         _ context: ClientContext, continuationToken: String?, grantType: String?, code: String?, password: String?,
-        attributes: String?
+        attributes: [String: String?]
     ) throws -> ContinuationGrant {
         let flow = try flows.load(continuationToken, context: context, kinds: [.signUp])
         switch grantType {
