@@ -150,22 +150,7 @@ struct FileCredentialStoreTests {
         let directory = try StoreTestDirectory()
         defer { directory.remove() }
         let store = FileCredentialStore(path: directory.credentialsPath)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<2 {
-                group.addTask {
-                    for _ in 0..<100 {
-                        try await store.withExclusiveLock {
-                            var snapshot = try await store.read()
-                            let value = storeTestCounter(snapshot)
-                            await Task.yield()
-                            snapshot.accounts["counter"] = storeTestAccount("counter", counter: value + 1)
-                            try await store.write(snapshot)
-                        }
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
+        try await incrementConcurrently([store, store], times: 100)
         #expect(storeTestCounter(try await store.read()) == 200)
     }
 
@@ -174,22 +159,7 @@ struct FileCredentialStoreTests {
         let directory = try StoreTestDirectory()
         defer { directory.remove() }
         let stores = [FileCredentialStore(path: directory.credentialsPath), FileCredentialStore(path: directory.credentialsPath)]
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for store in stores {
-                group.addTask {
-                    for _ in 0..<30 {
-                        try await store.withExclusiveLock {
-                            var snapshot = try await store.read()
-                            let value = storeTestCounter(snapshot)
-                            try await Task.sleep(nanoseconds: 100_000)
-                            snapshot.accounts["counter"] = storeTestAccount("counter", counter: value + 1)
-                            try await store.write(snapshot)
-                        }
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
+        try await incrementConcurrently(stores, times: 30, pauseNanoseconds: 100_000)
         #expect(storeTestCounter(try await stores[0].read()) == 60)
     }
 

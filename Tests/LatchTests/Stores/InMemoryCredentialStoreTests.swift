@@ -18,22 +18,7 @@ struct InMemoryCredentialStoreTests {
     @Test("two tasks doing 100 read-modify-writes each under the lock reach 200")
     func lockExcludesTasks() async throws {
         let store = InMemoryCredentialStore()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<2 {
-                group.addTask {
-                    for _ in 0..<100 {
-                        try await store.withExclusiveLock {
-                            var snapshot = try await store.read()
-                            let value = storeTestCounter(snapshot)
-                            await Task.yield()
-                            snapshot.accounts["counter"] = storeTestAccount("counter", counter: value + 1)
-                            try await store.write(snapshot)
-                        }
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
+        try await incrementConcurrently([store, store], times: 100)
         #expect(storeTestCounter(try await store.read()) == 200)
     }
 

@@ -64,3 +64,29 @@ final class CorruptionRecorder: @unchecked Sendable {  // @unchecked: `messages`
         lock.unlock()
     }
 }
+
+/// Runs one task per store, each doing `times` read-modify-write increments of the counter under
+/// the store's exclusive lock; a pause inside (a yield, or a sleep of `pauseNanoseconds`) widens the
+/// race a missing lock would lose.
+func incrementConcurrently(_ stores: [any CredentialStore], times: Int, pauseNanoseconds: UInt64 = 0) async throws {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for store in stores {
+            group.addTask {
+                for _ in 0..<times {
+                    try await store.withExclusiveLock {
+                        var snapshot = try await store.read()
+                        let value = storeTestCounter(snapshot)
+                        if pauseNanoseconds == 0 {
+                            await Task.yield()
+                        } else {
+                            try await Task.sleep(nanoseconds: pauseNanoseconds)
+                        }
+                        snapshot.accounts["counter"] = storeTestAccount("counter", counter: value + 1)
+                        try await store.write(snapshot)
+                    }
+                }
+            }
+        }
+        try await group.waitForAll()
+    }
+}
