@@ -85,16 +85,20 @@ struct RefreshTokenTests {
         }
     }
 
+    /// A tenant `strict` with no grace window, a signed-in user there, and their refresh token.
+    static func signedInWithoutGrace(_ server: LatchTestServer) async throws -> (WireClient, String) {
+        var settings = TenantSettings()
+        settings.refreshReuseGraceSeconds = 0
+        try server.createTenant("strict", settings: settings)
+        let (_, first) = try await TokenHelpers.userWithTokens(server, tenant: "strict")
+        return (WireClient(server, tenant: "strict"), try #require(first.refreshToken))
+    }
+
     @Test("with a grace window of 0 the first replay revokes the family")
     func zeroGraceRevokesImmediately() async throws {
         let server = try LatchTestServer.start()
         defer { server.stop() }
-        var settings = TenantSettings()
-        settings.refreshReuseGraceSeconds = 0
-        try server.createTenant("strict", settings: settings)
-        let client = WireClient(server, tenant: "strict")
-        let (_, first) = try await TokenHelpers.userWithTokens(server, tenant: "strict")
-        let original = try #require(first.refreshToken)
+        let (client, original) = try await Self.signedInWithoutGrace(server)
 
         let rotated = try TokenGrant(try await TokenHelpers.refresh(client, original))
         let replay = try await TokenHelpers.refresh(client, original)
@@ -252,12 +256,7 @@ struct RefreshTokenTests {
     func concurrentRefreshesWithoutGrace() async throws {
         let server = try LatchTestServer.start()
         defer { server.stop() }
-        var settings = TenantSettings()
-        settings.refreshReuseGraceSeconds = 0
-        try server.createTenant("strict", settings: settings)
-        let client = WireClient(server, tenant: "strict")
-        let (_, first) = try await TokenHelpers.userWithTokens(server, tenant: "strict")
-        let original = try #require(first.refreshToken)
+        let (client, original) = try await Self.signedInWithoutGrace(server)
         async let a = TokenHelpers.refresh(client, original)
         async let b = TokenHelpers.refresh(client, original)
         let responses = try await [a, b]
