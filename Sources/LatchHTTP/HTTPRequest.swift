@@ -20,18 +20,24 @@ public struct HTTPRequest: Sendable {
     /// The server-generated id of this request, echoed as `x-request-id`.
     public var requestID: String
     /// The client's `client-request-id` header (the MSAL correlation header), if it was present and
-    /// sane: 1...128 printable ASCII characters. Otherwise `nil`.
+    /// a UUID (RFC 9562 text form). Otherwise `nil`.
     public var clientRequestID: String?
+    /// The correlation id of this request: the client's ``clientRequestID``, or a UUID the server
+    /// made when the client sent none or something else. Every response echoes it as
+    /// `client-request-id`, since MSAL reads that header as a UUID.
+    public var correlationID: String
     /// Values of the `{name}` segments of the matched route, filled by ``Router``.
     public var pathParameters: [String: String]
     /// The pattern of the matched route, e.g. `"/{tenant}/oauth2/v2.0/token"`, filled by ``Router``;
     /// use it, not ``path``, as a metrics label.
     public var routePattern: String?
 
-    /// Creates a request; the server uses this too. `clientRequestID` is derived from `headers`.
+    /// Creates a request; the server uses this too. `clientRequestID` is derived from `headers`,
+    /// and `correlationID` from it unless given.
     public init(
         method: String, path: String, query: [String: String] = [:], headers: HTTPHeaders = HTTPHeaders(),
-        body: [UInt8] = [], remoteAddress: String = "", requestID: String = HTTPRequest.makeRequestID()
+        body: [UInt8] = [], remoteAddress: String = "", requestID: String = HTTPRequest.makeRequestID(),
+        correlationID: String? = nil
     ) {
         self.method = method
         self.path = path
@@ -41,7 +47,9 @@ public struct HTTPRequest: Sendable {
         self.body = body
         self.remoteAddress = remoteAddress
         self.requestID = requestID
-        self.clientRequestID = Self.saneClientRequestID(headers["client-request-id"])
+        let clientRequestID = Self.saneClientRequestID(headers["client-request-id"])
+        self.clientRequestID = clientRequestID
+        self.correlationID = correlationID ?? clientRequestID ?? RequestIDGenerator.shared.nextUUID()
         self.pathParameters = [:]
         self.routePattern = nil
     }
@@ -53,11 +61,15 @@ public struct HTTPRequest: Sendable {
 
     /// Creates a request from a raw request target (origin-form or absolute-form, RFC 9112 §3.2),
     /// splitting and decoding path and query.
-    init(method: String, target: String, headers: HTTPHeaders, body: [UInt8], remoteAddress: String, requestID: String) {
+    init(
+        method: String, target: String, headers: HTTPHeaders, body: [UInt8], remoteAddress: String, requestID: String,
+        correlationID: String
+    ) {
         let (path, rawQuery) = Self.splitTarget(target)
         self.init(
             method: method, path: PercentEncoding.decodeLossy(path, plusAsSpace: false),
-            query: [:], headers: headers, body: body, remoteAddress: remoteAddress, requestID: requestID)
+            query: [:], headers: headers, body: body, remoteAddress: remoteAddress, requestID: requestID,
+            correlationID: correlationID)
         if let rawQuery, !rawQuery.isEmpty {
             queryString = String(rawQuery)
             query = (try? FormURLEncoding.parse(ArraySlice(rawQuery.utf8), strict: false, what: "query parameter")) ?? [:]
@@ -110,10 +122,21 @@ public struct HTTPRequest: Sendable {
         return (rest, nil)
     }
 
+    /// `value` if it is a UUID in its 36-character text form (hex digits of either case, dashes at
+    /// 8, 13, 18 and 23), else `nil`.
     static func saneClientRequestID(_ value: String?) -> String? {
         guard let value else { return nil }
         let utf8 = value.utf8
-        guard !utf8.isEmpty, utf8.count <= 128, utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+        guard utf8.count == 36 else { return nil }
+        for (index, byte) in utf8.enumerated() {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                guard byte == UInt8(ascii: "-") else { return nil }
+            } else {
+                let isHex =
+                    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66)
+                guard isHex else { return nil }
+            }
+        }
         return value
     }
 }

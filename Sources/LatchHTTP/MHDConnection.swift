@@ -91,8 +91,8 @@ struct MHDConnection {
             }
         }
         _ = MHD_add_response_header(mhdResponse, "x-request-id", context.requestID)
-        if let clientRequestID = context.clientRequestID {
-            _ = MHD_add_response_header(mhdResponse, "client-request-id", clientRequestID)
+        if !context.correlationID.isEmpty {
+            _ = MHD_add_response_header(mhdResponse, "client-request-id", context.correlationID)
         }
         if closeConnection {
             _ = MHD_add_response_header(mhdResponse, "Connection", "close")

@@ -122,7 +122,8 @@ enum MHDRequestHandler {
     {
         context.method = method.map { String(cString: $0) } ?? "GET"
         let headSize = connection.collectHeaders(into: context) + context.method.utf8.count + context.target.utf8.count + 12
-        context.clientRequestID = HTTPRequest.saneClientRequestID(context.headers["client-request-id"])
+        context.correlationID =
+            HTTPRequest.saneClientRequestID(context.headers["client-request-id"]) ?? RequestIDGenerator.shared.nextUUID()
         context.stage = .receivingBody
         if headSize > core.maxHeaderBytes {
             return respondOrClose(
@@ -147,7 +148,7 @@ enum MHDRequestHandler {
     {
         let request = HTTPRequest(
             method: context.method, target: context.target, headers: context.headers, body: [],
-            remoteAddress: connection.clientAddress(), requestID: context.requestID)
+            remoteAddress: connection.clientAddress(), requestID: context.requestID, correlationID: context.correlationID)
         return core.responder.respond(to: request, refusedWith: error)
     }
 
@@ -155,7 +156,7 @@ enum MHDRequestHandler {
     private static func finish(core: ServerCore, connection: MHDConnection, context: RequestContext) -> MHD_Result {
         let request = HTTPRequest(
             method: context.method, target: context.target, headers: context.headers, body: context.body,
-            remoteAddress: connection.clientAddress(), requestID: context.requestID)
+            remoteAddress: connection.clientAddress(), requestID: context.requestID, correlationID: context.correlationID)
         context.body = []
         let response = core.responder.respond(to: request)
         return respondOrClose(response, core: core, connection: connection, context: context)

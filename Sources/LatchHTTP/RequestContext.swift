@@ -22,7 +22,8 @@ final class RequestContext {
     var headers = HTTPHeaders()
     var body: [UInt8] = []
     var discardedBytes = 0
-    var clientRequestID: String?
+    /// The correlation id echoed as `client-request-id`: the client's UUID or one of the server's.
+    var correlationID = ""
 
     init(target: String) {
         self.target = target

@@ -1,20 +1,29 @@
-/// Dispatches requests to handlers by method and path pattern, and renders every failure.
+import Dispatch
+
+/// Dispatches requests to handlers by method and path pattern, and renders every failure in the
+/// envelope of the route group the path falls under.
 ///
 /// A pattern is a path whose segments are literals or `{name}` placeholders, e.g.
 /// `"/{tenant}/oauth2/v2.0/token"`. A placeholder matches exactly one non-empty segment and its
 /// (percent-decoded) value lands in ``HTTPRequest/pathParameters``; literals match exactly, and a
 /// literal route wins over a placeholder route at the same position.
 ///
+/// Route groups (``addGroup(_:prefixes:renderer:)``) give each wire family its own
+/// ``ErrorRenderer``: a path under one of a group's prefixes has its 404, 405, 413, 431, thrown
+/// ``HTTPError`` and unexpected failures rendered by that group (the longest matching prefix wins);
+/// other paths use ``fallbackRenderer``.
+///
 /// Outcomes:
-/// - no route for the path: 404 `{"error":"not_found",…}`;
+/// - no route for the path: 404;
 /// - a route for the path but not the method: 405 with an `Allow` header (RFC 9110 §15.5.6);
 ///   `HEAD` is served by the `GET` handler (RFC 9110 §9.3.2);
-/// - a handler throws ``HTTPError``: its ``HTTPError/response``;
+/// - a handler throws ``HTTPError``: that error, rendered;
 /// - a handler throws anything else: 500 whose body carries only the request id, while the error
 ///   itself goes to ``errorLog``.
 ///
 /// ```swift
 /// var router = Router()
+/// router.addGroup("oauth", prefixes: ["/{tenant}/v2.0"], renderer: OAuthErrors())
 /// router.add("GET", "/{tenant}/v2.0/.well-known/openid-configuration") { request in
 ///     .json(200, discovery(for: request.pathParameters["tenant"]!))
 /// }
@@ -23,11 +32,29 @@ public struct Router: HTTPResponder {
     /// A route handler. It may throw ``HTTPError`` to answer with an error response.
     public typealias Handler = @Sendable (HTTPRequest) throws -> HTTPResponse
 
+    private struct Group: Sendable {
+        let name: String
+        let prefix: ArraySlice<Substring>
+        let renderer: any ErrorRenderer
+    }
+
     private var root = RouteNode()
+    private var groups: [Group] = []
 
     /// Receives one line per unexpected (non-``HTTPError``) handler failure, with the request id.
     /// Defaults to standard error.
     public var errorLog: @Sendable (String) -> Void = HTTPServerConfiguration.logToStandardError
+
+    /// Renders failures of paths outside every group.
+    public var fallbackRenderer: any ErrorRenderer = PlainErrorRenderer()
+
+    /// Sees every routed request after its response is made (metrics, access logs); `nil` costs nothing.
+    public var observer: (@Sendable (RouteObservation) -> Void)?
+
+    /// Sees every request before its handler (or its 404 or 405) and may answer instead (fault
+    /// injection in tests); the answer is observed under the matched route like any other. `nil`
+    /// costs nothing.
+    public var interceptor: (@Sendable (HTTPRequest) -> HTTPResponse?)?
 
     /// Creates a router without routes.
     public init() {}
@@ -41,11 +68,61 @@ public struct Router: HTTPResponder {
         root.insert(RouteNode.segments(of: pattern), method: method.uppercased(), pattern: pattern, handler: handler)
     }
 
+    /// Declares a group: paths under any of `prefixes` (patterns, `{name}` matching one segment)
+    /// have their failures rendered by `renderer`.
+    public mutating func addGroup(_ name: String, prefixes: [String], renderer: any ErrorRenderer) {
+        for prefix in prefixes {
+            groups.append(Group(name: name, prefix: RouteNode.segments(of: prefix), renderer: renderer))
+        }
+    }
+
+    /// The group whose prefix matches the most segments of `path`, if any.
+    private func group(for path: String) -> Group? {
+        let segments = RouteNode.segments(of: path)
+        var best: Group?
+        for group in groups where group.prefix.count <= segments.count {
+            guard best.map({ group.prefix.count > $0.prefix.count }) ?? true else { continue }
+            let matches = zip(group.prefix, segments).allSatisfy { pattern, segment in
+                RouteNode.parameterName(pattern) != nil ? !segment.isEmpty : pattern == segment
+            }
+            if matches { best = group }
+        }
+        return best
+    }
+
+    private func render(_ error: HTTPError, for request: HTTPRequest, group: Group?) -> HTTPResponse {
+        (group?.renderer ?? fallbackRenderer).render(error, for: request)
+    }
+
     /// Routes `request` and returns the handler's response or the rendered failure. Never throws.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
+        guard let observer else { return route(request).response }
+        let start = DispatchTime.now().uptimeNanoseconds
+        let (response, routed) = route(request)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds &- start) / 1e9
+        observer(
+            RouteObservation(
+                request: routed, response: response, route: routed.routePattern,
+                group: routed.routePattern == nil ? group(for: request.path)?.name : nil, seconds: seconds))
+        return response
+    }
+
+    private func route(_ request: HTTPRequest) -> (response: HTTPResponse, routed: HTTPRequest) {
         var parameters: [(String, Substring)] = []
-        guard let node = root.match(RouteNode.segments(of: request.path), parameters: &parameters) else {
-            return HTTPError.notFound("no resource at this path").response
+        let node = root.match(RouteNode.segments(of: request.path), parameters: &parameters)
+        var routed = request
+        if let node {
+            routed.routePattern = node.pattern
+            if !parameters.isEmpty {
+                var values: [String: String] = [:]
+                values.reserveCapacity(parameters.count)
+                for (name, value) in parameters { values[name] = String(value) }
+                routed.pathParameters = values
+            }
+        }
+        if let interceptor, let answer = interceptor(routed) { return (answer, routed) }
+        guard let node else {
+            return (render(.notFound("no resource at this path"), for: request, group: group(for: request.path)), request)
         }
         let handler: Handler
         if let exact = node.handlers[request.method] {
@@ -55,25 +132,28 @@ public struct Router: HTTPResponder {
         } else {
             var methods = Set(node.handlers.keys)
             if methods.contains("GET") { methods.insert("HEAD") }
-            var response = HTTPError.methodNotAllowed("method \(request.method.prefix(32)) is not allowed for this path").response
+            var response = render(
+                .methodNotAllowed("method \(request.method.prefix(32)) is not allowed for this path"), for: request,
+                group: group(for: request.path))
             response.headers.set("Allow", methods.sorted().joined(separator: ", "))
-            return response
-        }
-        var routed = request
-        routed.routePattern = node.pattern
-        if !parameters.isEmpty {
-            var values: [String: String] = [:]
-            values.reserveCapacity(parameters.count)
-            for (name, value) in parameters { values[name] = String(value) }
-            routed.pathParameters = values
+            return (response, routed)
         }
         do {
-            return try handler(routed)
+            return (try handler(routed), routed)
         } catch let error as HTTPError {
-            return error.response
+            return (render(error, for: routed, group: group(for: request.path)), routed)
         } catch {
             errorLog("request \(request.requestID) \(request.method) \(node.pattern ?? "?") failed: \(String(reflecting: error))")
-            return HTTPError.internalServerError("internal error; request id \(request.requestID)").response
+            let failure = HTTPError.internalServerError("internal error; request id \(request.requestID)")
+            return (render(failure, for: routed, group: group(for: request.path)), routed)
         }
+    }
+
+    /// Renders a request the server refused before routing (413, 431) in its group's envelope.
+    public func respond(to request: HTTPRequest, refusedWith error: HTTPError) -> HTTPResponse {
+        let group = group(for: request.path)
+        let response = render(error, for: request, group: group)
+        observer?(RouteObservation(request: request, response: response, route: nil, group: group?.name, seconds: 0))
+        return response
     }
 }

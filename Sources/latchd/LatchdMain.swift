@@ -33,7 +33,10 @@ enum LatchdMain {
         switch failure {
         case .unknownTenant: "no such tenant"
         case .userAlreadyExists: "a user with this e-mail address exists"
-        case .invalidRequest(let message): message
+        case .invalidParameter(.tenantName): "tenant names are 1-63 of a-z, 0-9 and '-', starting alphanumeric"
+        case .invalidParameter(.clientID): "client ids are 1-128 of A-Z, a-z, 0-9, '-', '_' and '.'"
+        case .invalidParameter(.email): "not an e-mail address"
+        case .missingParameter(let parameter), .invalidParameter(let parameter): "\(parameter.rawValue) is missing or not valid"
         case .passwordPolicy(let violation): violation.explanation
         default: "\(failure)"
         }

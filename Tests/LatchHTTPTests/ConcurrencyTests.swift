@@ -68,11 +68,11 @@ import Testing
                     var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/t\(index)/token")!)
                     request.httpMethod = "POST"
                     request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-                    request.setValue("corr-\(index)", forHTTPHeaderField: "client-request-id")
+                    request.setValue(Self.correlationID(index), forHTTPHeaderField: "client-request-id")
                     request.httpBody = Data("grant_type=refresh_token".utf8)
                     let (data, response) = try await URLSession.shared.data(for: request)
                     let http = response as! HTTPURLResponse
-                    #expect(http.value(forHTTPHeaderField: "client-request-id") == "corr-\(index)")
+                    #expect(http.value(forHTTPHeaderField: "client-request-id") == Self.correlationID(index))
                     #expect(String(decoding: data, as: UTF8.self) == #"{"tenant":"t\#(index)","grant":"refresh_token"}"#)
                     return http.statusCode
                 }
@@ -80,5 +80,11 @@ import Testing
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(statuses == Array(repeating: 200, count: 16))
+    }
+
+    /// A distinct UUID per index, as MSAL sends its correlation id.
+    static func correlationID(_ index: Int) -> String {
+        let hex = String(index, radix: 16)
+        return "6F2D0000-0000-4000-8000-" + String(repeating: "0", count: 12 - hex.count) + hex.uppercased()
     }
 }

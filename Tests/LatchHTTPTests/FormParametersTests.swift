@@ -86,7 +86,8 @@ import Testing
 
     @Test func strictAndLenientQuery() throws {
         var request = HTTPRequest(
-            method: "GET", target: "/p?a=1&b=x+y&a=2&c=%zz", headers: HTTPHeaders(), body: [], remoteAddress: "", requestID: "r")
+            method: "GET", target: "/p?a=1&b=x+y&a=2&c=%zz", headers: HTTPHeaders(), body: [], remoteAddress: "", requestID: "r",
+            correlationID: "c")
         #expect(request.query == ["a": "1", "b": "x y", "c": "%zz"])
         #expect(request.queryString == "a=1&b=x+y&a=2&c=%zz")
         #expect(throws: HTTPError.self) { try request.queryParameters() }

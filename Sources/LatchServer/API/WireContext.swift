@@ -1,16 +1,7 @@
 import Foundation
-import LatchHTTP
 
-/// Request-scoped values every rendered error carries: trace and correlation ids, and the time.
-struct WireContext {
-    let traceID: String
-    let correlationID: String
-
-    init(_ request: HTTPRequest) {
-        traceID = request.requestID
-        correlationID = request.clientRequestID ?? request.requestID
-    }
-
+/// Values every rendered native-auth error carries besides the request's ids.
+enum WireContext {
     /// `yyyy-MM-dd HH:mm:ssZ` in UTC, as the native-auth envelope writes `timestamp`.
     static func timestamp(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)

@@ -17,8 +17,9 @@ public final class LatchServerApp: Sendable {
     /// The data directory.
     public let dataDirectory: DataDirectory
 
-    private let store: SQLiteStore
+    private let store: any Store
     private let http: HTTPServer
+    private let responder: any HTTPResponder
     /// The configured public origin without trailing slashes, so `iss` and discovery URLs never hold `//`.
     private let publicURL: String?
     private let worker: OutboxWorker
@@ -32,21 +33,24 @@ public final class LatchServerApp: Sendable {
         self.publicURL = publicURL
         let directory = try DataDirectory(path: configuration.dataDirectory)
         dataDirectory = directory
-        let store = try SQLiteStore(path: directory.databasePath, durable: configuration.durable)
+        let store =
+            try configuration.storeFactory?(directory)
+            ?? SQLiteStore(path: directory.databasePath, durable: configuration.durable)
         self.store = store
         adminToken = try directory.adminToken()
         let metrics = Metrics()
         self.metrics = metrics
+        let log = configuration.log
         let transport: (any MessageTransport)? =
-            configuration.transport ?? (configuration.development ? DevelopmentLogTransport(log: configuration.log) : nil)
+            configuration.transport ?? (configuration.development ? DevelopmentLogTransport(log: log) : nil)
         let worker = OutboxWorker(
             store: store, clock: configuration.clock, transport: transport,
-            redactDelivered: !configuration.development, log: configuration.log)
+            redactDelivered: !configuration.development, log: log)
         self.worker = worker
         let services = AuthServices(
             store: store, clock: configuration.clock, masterKey: try directory.masterKey(),
             baseURL: publicURL ?? "http://\(configuration.host):\(configuration.port)",
-            hasher: Argon2idHasher(parameters: configuration.passwordHashing),
+            hasher: configuration.passwordHasher ?? Argon2idHasher(parameters: configuration.passwordHashing),
             outboxChanged: { worker.notify() }, signInObserved: { metrics.record(signIn: $0) })
         self.services = services
         if try store.read({ try $0.tenant(named: "default") }) == nil {
@@ -55,25 +59,39 @@ public final class LatchServerApp: Sendable {
         if configuration.development { try services.admin.ensureDevelopmentDefaults() }
 
         var router = Router()
-        router.errorLog = { [log = configuration.log] line in log.error(line) }
-        let runner = EndpointRunner(services: services, log: configuration.log)
-        NativeAuthAPI(services: services, runner: runner).register(in: &router)
-        OIDCAPI(services: services, log: configuration.log).register(in: &router)
-        AdminAPI(services: services, adminToken: adminToken, log: configuration.log).register(in: &router)
+        router.errorLog = { line in log.error(line) }
+        router.fallbackRenderer = OAuthRenderer()
+        NativeAuthAPI(services: services, renderer: NativeAuthRenderer(clock: configuration.clock), log: log)
+            .register(in: &router)
+        OAuthAPI(services: services, log: log).register(in: &router)
+        AdminAPI(services: services, adminToken: adminToken, log: log).register(in: &router)
+        let box = DrainFlag()
+        OperationsAPI(services: services, metrics: metrics, isDraining: { box.isSet }).register(in: &router)
+        drainFlag = box
+        router.observer = { observation in
+            metrics.record(
+                route: observation.route ?? (observation.response.status == 404 ? "unmatched" : "refused"),
+                method: Metrics.methodLabel(observation.request.method), status: observation.response.status,
+                seconds: observation.seconds)
+            AccessLog.record(observation, in: log)
+        }
+        if let interceptor = configuration.interceptor {
+            router.interceptor = { request in InterceptorBridge.answer(request, by: interceptor) }
+        }
+        responder = router
         var httpConfiguration = HTTPServerConfiguration()
         httpConfiguration.host = configuration.host
         httpConfiguration.port = configuration.port
         httpConfiguration.maxBodyBytes = configuration.maxBodyBytes
         if let threads = configuration.httpThreads { httpConfiguration.threadCount = threads }
-        httpConfiguration.errorLog = { [log = configuration.log] line in log.error(line) }
-        let box = DrainFlag()
-        OperationsAPI(services: services, metrics: metrics, isDraining: { box.isSet }).register(in: &router)
-        drainFlag = box
-        let routed: any HTTPResponder =
-            configuration.interceptor.map { InterceptingResponder(next: router, interceptor: $0) } ?? router
-        http = HTTPServer(
-            configuration: httpConfiguration,
-            responder: MetricsResponder(next: routed, metrics: metrics, clock: configuration.clock))
+        httpConfiguration.errorLog = { line in log.error(line) }
+        http = HTTPServer(configuration: httpConfiguration, responder: router)
+    }
+
+    /// Answers `request` as the listening server would, without a socket: the in-process mode of
+    /// `LatchTesting`. The request goes through the same interceptor, router, renderers and metrics.
+    public func respond(to request: HTTPRequest) -> HTTPResponse {
+        responder.respond(to: request)
     }
 
     /// Starts listening and delivering.

@@ -18,6 +18,10 @@ public struct LatchServerConfiguration: Sendable {
     public var durable: Bool = true
     /// Argon2id parameters for new password hashes.
     public var passwordHashing = Argon2idHasher.Parameters()
+    /// The password hasher; `nil` uses Argon2id with ``passwordHashing``.
+    public var passwordHasher: (any PasswordHasher)?
+    /// Opens the store; `nil` opens the embedded SQLite database in the data directory.
+    public var storeFactory: (@Sendable (DataDirectory) throws -> any Store)?
     /// Worker threads of the HTTP server; `nil` picks a default from the core count.
     public var httpThreads: Int?
     /// Largest accepted request body in bytes.
@@ -65,6 +69,11 @@ public struct LatchServerConfiguration: Sendable {
             case "argon2_parallelism": passwordHashing.parallelism = try integer(key, value)
             case "http_threads": httpThreads = try integer(key, value)
             case "max_body_bytes": maxBodyBytes = try integer(key, value)
+            case "log_format":
+                guard let format = ServerLog.Format(rawValue: value) else {
+                    throw ConfigurationError("log_format is 'text' or 'json', not '\(value)'")
+                }
+                log = .standardError(format: format)
             default: continue
             }
         }

@@ -58,6 +58,12 @@ public final class Metrics: Sendable {
         }
     }
 
+    /// The method label: one of the methods the server routes, else `OTHER`, so label cardinality
+    /// stays bounded whatever clients send.
+    public static func methodLabel(_ method: String) -> String {
+        ["GET", "POST", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS"].contains(method) ? method : "OTHER"
+    }
+
     /// Counts one sign-in outcome.
     public func record(signIn outcome: SignInOutcome) {
         state.update { $0.signIns[outcome.rawValue, default: 0] += 1 }

@@ -1,11 +1,12 @@
-/// Sees every request before the server's routes do and may answer it instead: the hook behind
+/// Sees every matched request before its handler does and may answer it instead: the hook behind
 /// fault injection in tests (`LatchTesting.FaultInjector`). Production servers never set one.
 ///
 /// `intercept(method:path:headers:)` runs synchronously on an HTTP worker thread, possibly on several
 /// threads at once. It may block (for example to simulate latency), but every moment it blocks holds
 /// a worker that other connections share.
 ///
-/// Requests the HTTP layer refuses before routing (a body or head over the limit) never reach it.
+/// Requests the HTTP layer refuses before routing (a body or head over the limit), and paths no
+/// route matches, never reach it.
 public protocol RequestInterceptor: Sendable {
     /// Returns a response to send instead of routing the request, or `nil` to let the server answer.
     ///

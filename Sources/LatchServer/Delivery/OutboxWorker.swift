@@ -71,7 +71,7 @@ public final class OutboxWorker: Sendable {
                 try tx.purge(outboxBefore: dayAgo, sessionsBefore: dayAgo)
             }
         } catch {
-            log.error("maintenance: \(error)")
+            log.error("maintenance failed", [("error", "\(error)")])
         }
     }
 
@@ -86,13 +86,13 @@ public final class OutboxWorker: Sendable {
                     try transport.deliver(message)
                     delivered.append(message.id)
                 } catch {
-                    log.warning("outbox delivery of message \(message.id) failed: \(error)")
+                    log.warning("outbox delivery failed", [("message_id", String(message.id)), ("error", "\(error)")])
                 }
             }
             let now = clock.now()
             try store.write { tx in try tx.markDelivered(ids: delivered, at: now, redact: redactDelivered) }
         } catch {
-            log.error("outbox worker: \(error)")
+            log.error("outbox worker failed", [("error", "\(error)")])
         }
     }
 }

@@ -1,20 +1,23 @@
 /// Every way a domain operation can fail, in domain terms. Adapters render it per wire family
 /// (native auth, OAuth, accounts) from one table each; the domain never speaks wire formats.
 public enum AuthFailure: Error, Sendable, Equatable {
-    /// A parameter is missing or malformed; the text names it (never its value).
-    case invalidRequest(String)
+    /// A required parameter is absent or empty.
+    case missingParameter(AuthParameter)
+    /// A parameter is present but malformed or unacceptable (the value is never echoed).
+    case invalidParameter(AuthParameter)
+    /// The request does not fit the flow's current step (e.g. a code submitted before one was sent);
+    /// the text says what was expected.
+    case outOfOrder(String)
     /// The tenant in the path does not exist.
     case unknownTenant
     /// The client id is unknown in this tenant.
     case unknownClient
     /// The client may not use this flow or grant.
     case unauthorizedClient(String)
-    /// `challenge_type` lacks `redirect`.
+    /// The client's declared challenge types are not acceptable (native auth: `redirect` missing).
     case unsupportedChallengeType
-    /// The grant type is not supported here.
+    /// The grant type is not supported here; carries the value the client sent, for the message.
     case unsupportedGrantType(String)
-    /// The flow cannot finish natively; the client must use the browser.
-    case browserRequired(String)
     /// No account has this username.
     case userNotFound
     /// An account with this username exists.
@@ -35,10 +38,6 @@ public enum AuthFailure: Error, Sendable, Equatable {
     case invalidContinuationToken
     /// The continuation token expired.
     case continuationTokenExpired
-    /// Sign-up needs a password next; continue with this token.
-    case credentialRequired(continuationToken: String)
-    /// Sign-up needs these attributes next; continue with this token.
-    case attributesRequired(continuationToken: String, attributes: [AttributeDefinition])
     /// These attributes failed validation.
     case invalidAttributes([String])
     /// A requested scope is malformed or not allowed for the client.
@@ -54,6 +53,38 @@ public enum AuthFailure: Error, Sendable, Equatable {
     /// Too many attempts: sign-in is delayed after repeated failures, or too many codes were sent;
     /// try again after `retryAfter` seconds (HTTP 429 with `Retry-After`, RFC 6585 § 4).
     case tooManyAttempts(retryAfter: Int)
+}
+
+/// The inputs a domain call can find missing or invalid. Each wire family maps them to its own
+/// parameter names and wording (native auth: `username parameter is empty or not valid`; the
+/// account API: `MISSING_PASSWORD`).
+public enum AuthParameter: String, Sendable, Equatable, CaseIterable {
+    /// The account's e-mail address used as its username.
+    case username
+    /// A password.
+    case password
+    /// The new password of a reset.
+    case newPassword
+    /// The client id.
+    case clientID
+    /// The continuation token of a flow.
+    case continuationToken
+    /// The grant type.
+    case grantType
+    /// The declared challenge types.
+    case challengeType
+    /// A one-time code.
+    case oneTimeCode
+    /// Sign-up attributes.
+    case attributes
+    /// A refresh token.
+    case refreshToken
+    /// Requested scopes.
+    case scope
+    /// A tenant name (administration).
+    case tenantName
+    /// An e-mail address (administration).
+    case email
 }
 
 /// Why a password was refused (NIST SP 800-63B § 3.1.1.2).

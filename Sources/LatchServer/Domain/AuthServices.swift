@@ -1,10 +1,12 @@
 import Foundation
 import LatchCrypto
 
-/// Everything the adapters call, wired once over one store, clock and key ring.
+/// Everything the adapters call, wired once over one store, clock, hasher and signer.
 public struct AuthServices: Sendable {
     /// Tenant and client resolution.
     public let directory: Directory
+    /// Password verification (delays, decoy hash, failure counts, audit, rehash).
+    public let passwords: PasswordVerifier
     /// Sign-up flows.
     public let signUp: SignUpService
     /// Sign-in flows and the token endpoint.
@@ -13,6 +15,8 @@ public struct AuthServices: Sendable {
     public let passwordReset: PasswordResetService
     /// Token issuing, refresh and verification.
     public let tokens: TokenService
+    /// The claims of the userinfo endpoint.
+    public let userinfo: UserinfoService
     /// Signing keys and JWKS.
     public let keyRing: KeyRing
     /// Administration.
@@ -26,22 +30,27 @@ public struct AuthServices: Sendable {
     /// - Parameters:
     ///   - masterKey: 32 bytes sealing signing keys at rest.
     ///   - baseURL: the public origin used in `iss` and discovery.
-    ///   - hasher: Argon2id parameters for new hashes.
+    ///   - hasher: hashes new passwords and verifies stored ones (Argon2id in production).
+    ///   - signer: signs tokens; `nil` uses the key ring itself.
     ///   - outboxChanged: wakes the outbox worker after a commit that queued a message.
     ///   - signInObserved: receives each sign-in outcome (metrics).
     public init(
         store: any Store, clock: any ServerClock, masterKey: [UInt8], baseURL: String,
-        hasher: Argon2idHasher = Argon2idHasher(), policy: PasswordPolicy = PasswordPolicy(),
-        outboxChanged: @escaping @Sendable () -> Void = {}, signInObserved: @escaping @Sendable (SignInOutcome) -> Void = { _ in }
+        hasher: any PasswordHasher = Argon2idHasher(), signer: (any TokenSigner)? = nil,
+        policy: PasswordPolicy = PasswordPolicy(), outboxChanged: @escaping @Sendable () -> Void = {},
+        signInObserved: @escaping @Sendable (SignInOutcome) -> Void = { _ in }
     ) {
         self.store = store
         self.clock = clock
         keyRing = KeyRing(store: store, clock: clock, masterKey: masterKey)
         directory = Directory(store: store, clock: clock)
-        tokens = TokenService(store: store, clock: clock, keyRing: keyRing, baseURL: baseURL)
+        tokens = TokenService(store: store, clock: clock, signer: signer ?? keyRing, baseURL: baseURL)
+        userinfo = UserinfoService(store: store, tokens: tokens)
         let flows = FlowEngine(store: store, clock: clock, outboxChanged: outboxChanged)
+        passwords = PasswordVerifier(store: store, hasher: hasher, clock: clock, observe: signInObserved)
+        let sessions = SessionIssuer(tokens: tokens, clock: clock)
         signUp = SignUpService(flows: flows, hasher: hasher, policy: policy, clock: clock)
-        signIn = SignInService(flows: flows, hasher: hasher, tokens: tokens, clock: clock, observe: signInObserved)
+        signIn = SignInService(flows: flows, passwords: passwords, sessions: sessions, tokens: tokens, clock: clock)
         passwordReset = PasswordResetService(flows: flows, hasher: hasher, policy: policy, clock: clock)
         admin = AdminService(store: store, clock: clock, keyRing: keyRing, hasher: hasher, policy: policy)
     }

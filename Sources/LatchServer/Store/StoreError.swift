@@ -2,7 +2,8 @@
 public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// A uniqueness rule was violated (the record exists).
     case conflict
-    /// A stored value could not be read back (corruption or a schema mismatch).
+    /// A stored value could not be read back (corruption, a schema mismatch, or a value written by a
+    /// newer server).
     case corrupt(String)
     /// The database failed; the text names the operation, never bound values.
     case unavailable(String)

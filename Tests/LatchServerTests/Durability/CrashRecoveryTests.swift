@@ -118,7 +118,7 @@ struct CrashRecoveryTests {
         let head =
             "POST /default/signup/v1.0/start HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n"
             + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n"
-            + "client-request-id: drain-test\r\n\r\n"
+            + "client-request-id: d7a1e000-0000-4000-8000-00000000d7a1\r\n\r\n"
         // An idle keep-alive connection, to ask /readyz while draining.
         let idle = try RawConnection(port: server.port)
         defer { idle.close() }
@@ -147,7 +147,7 @@ struct CrashRecoveryTests {
         let response = try connection.readResponse()
         #expect(response.hasPrefix("HTTP/1.1 200"), "\(response)")
         #expect(response.contains("continuation_token"))
-        #expect(response.lowercased().contains("client-request-id: drain-test"))
+        #expect(response.lowercased().contains("client-request-id: d7a1e000-0000-4000-8000-00000000d7a1"))
 
         let exited = await server.waitForExit(timeout: .seconds(15))
         try #require(exited, "latchd did not exit after SIGTERM:\n\(server.log)")

@@ -104,7 +104,7 @@ struct NativeAuthContinuationTokenTests {
             }
             let missing = try await auth.signUpChallenge(nil)
             auth.expectError(missing, error: "invalid_request", codes: [90100])
-            #expect(missing.errorDescription == "continuation_token is required")
+            #expect(missing.errorDescription == "continuation_token parameter is empty or not valid")
             let missingGrant = try await auth.token(grantType: "continuation_token")
             auth.expectError(missingGrant, error: "invalid_request", codes: [90100])
         }
@@ -171,7 +171,7 @@ struct NativeAuthContinuationTokenTests {
                 "oauth2/v2.0/initiate", body: Data("username=a%40example.com&challenge_type=password+redirect".utf8),
                 contentType: "application/x-www-form-urlencoded")
             auth.expectError(missing, error: "invalid_request", codes: [90100])
-            #expect(missing.errorDescription == "client_id is required")
+            #expect(missing.errorDescription == "client_id parameter is empty or not valid")
         }
     }
 }

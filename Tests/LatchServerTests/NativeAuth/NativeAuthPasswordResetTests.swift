@@ -94,7 +94,7 @@ struct NativeAuthPasswordResetTests {
             auth.expectError(weak, error: "invalid_grant", suberror: "password_too_weak", codes: [399_246])
             let missing = try await auth.resetSubmit(token, newPassword: nil)
             auth.expectError(missing, error: "invalid_request", codes: [90100])
-            #expect(missing.errorDescription == "new_password is required")
+            #expect(missing.errorDescription == "new_password parameter is empty or not valid")
             // Nothing changed yet.
             try auth.expectOK(try await auth.passwordGrant(email, password: NativeAuthFixture.password))
             let good = try await auth.resetSubmit(token, newPassword: NativeAuthFixture.otherPassword)

@@ -41,7 +41,7 @@ struct NativeAuthRequestValidationTests {
             }
             let missing = try await auth.initiate("user@example.com", challengeType: nil)
             auth.expectError(missing, error: "invalid_request", codes: [90100])
-            #expect(missing.errorDescription == "challenge_type is required")
+            #expect(missing.errorDescription == "challenge_type parameter is empty or not valid")
             #expect(try auth.messageCount(to: "new@example.com") == 0)
         }
     }
@@ -50,10 +50,12 @@ struct NativeAuthRequestValidationTests {
     func badUsernames() async throws {
         try await withNativeAuthServer { auth in
             let cases: [(String?, String)] = [
-                (nil, "username is required"), ("", "username is required"),
-                ("ada", "username must be an e-mail address"), ("ada@localhost", "username must be an e-mail address"),
-                ("a b@example.com", "username must be an e-mail address"), ("@example.com", "username must be an e-mail address"),
-                ("ada@@example.com", "username must be an e-mail address"),
+                (nil, "username parameter is empty or not valid"), ("", "username parameter is empty or not valid"),
+                ("ada", "username parameter is empty or not valid"),
+                ("ada@localhost", "username parameter is empty or not valid"),
+                ("a b@example.com", "username parameter is empty or not valid"),
+                ("@example.com", "username parameter is empty or not valid"),
+                ("ada@@example.com", "username parameter is empty or not valid"),
             ]
             for (username, description) in cases {
                 for reply in [
@@ -115,13 +117,14 @@ struct NativeAuthRequestValidationTests {
         try await withNativeAuthServer { auth in
             let (status, json) = try NativeAuthRawHTTP.send(
                 port: auth.server.app.port,
-                head: "POST /default/oauth2/v2.0/initiate HTTP/1.1\r\nHost: 127.0.0.1\r\nclient-request-id: raw-123",
+                head:
+                    "POST /default/oauth2/v2.0/initiate HTTP/1.1\r\nHost: 127.0.0.1\r\nclient-request-id: 0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9",
                 body: Data("client_id=latch-dev&username=a%40example.com&challenge_type=password+redirect".utf8))
             #expect(status == 400)
             #expect(json["error"] as? String == "invalid_request")
             #expect(json["error_description"] as? String == "missing Content-Type; expected application/x-www-form-urlencoded")
             #expect((json["error_codes"] as? [Any])?.compactMap { ($0 as? NSNumber)?.intValue } == [90100])
-            #expect(json["correlation_id"] as? String == "raw-123")
+            #expect(json["correlation_id"] as? String == "0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9")
             #expect((json["trace_id"] as? String)?.isEmpty == false)
             #expect(json["timestamp"] as? String == NativeAuthFlows.timestamp(auth.server.clock.now()))
         }
@@ -184,11 +187,16 @@ struct NativeAuthRequestValidationTests {
             auth.expectError(failed, error: "user_not_found", codes: [50034])
             #expect(failed.wire.headers["client-request-id"] == failed.requestID)
 
-            // Without one, correlation_id falls back to the trace id.
-            let bare = try await auth.wire.post(
-                "oauth2/v2.0/initiate", ["username": "missing@example.com", "challenge_type": "password redirect"])
-            #expect(bare.string("correlation_id") == bare.string("trace_id"))
-            #expect(bare.string("trace_id") == bare.headers["x-request-id"])
+            // Without one (or with one that is not a UUID), the server's own UUID correlates.
+            for headers in [[:], ["client-request-id": "not-a-uuid"]] {
+                let bare = try await auth.wire.post(
+                    "oauth2/v2.0/initiate", ["username": "missing@example.com", "challenge_type": "password redirect"],
+                    headers: headers)
+                let echoed = try #require(bare.headers["client-request-id"])
+                #expect(UUID(uuidString: echoed) != nil)
+                #expect(bare.string("correlation_id") == echoed)
+                #expect(bare.string("trace_id") == bare.headers["x-request-id"])
+            }
         }
     }
 }

@@ -142,7 +142,7 @@ struct NativeAuthSignInTests {
             let challenge = try await auth.challenge(initiate.continuationToken)
             let empty = try await auth.token(grantType: "password", continuationToken: challenge.continuationToken)
             auth.expectError(empty, error: "invalid_request", codes: [90100])
-            #expect(empty.errorDescription == "password is required")
+            #expect(empty.errorDescription == "password parameter is empty or not valid")
             let noGrant = try await auth.token(grantType: nil, continuationToken: challenge.continuationToken)
             auth.expectError(noGrant, error: "invalid_request", codes: [90100])
             let unknown = try await auth.token(grantType: "magic_link", continuationToken: challenge.continuationToken)

@@ -128,7 +128,7 @@ struct NativeAuthSignUpTests {
             auth.expectError(weak, error: "invalid_grant", suberror: "password_banned", codes: [399_246])
             let missing = try await auth.signUpContinue(token, grantType: "password")
             auth.expectError(missing, error: "invalid_request", codes: [90100])
-            #expect(missing.errorDescription == "password is required")
+            #expect(missing.errorDescription == "password parameter is empty or not valid")
             let done = try await auth.signUpContinue(token, grantType: "password", password: NativeAuthFixture.password)
             try auth.expectOK(done)
         }
@@ -193,7 +193,7 @@ struct NativeAuthSignUpTests {
             #expect(early.errorDescription == "no code was sent in this flow")
             let noGrant = try await auth.signUpContinue(start.continuationToken, grantType: nil)
             auth.expectError(noGrant, error: "invalid_request", codes: [90100])
-            #expect(noGrant.errorDescription == "grant_type is required")
+            #expect(noGrant.errorDescription == "grant_type parameter is empty or not valid")
             let unknown = try await auth.signUpContinue(start.continuationToken, grantType: "magic")
             auth.expectError(unknown, error: "unsupported_grant_type", codes: nil)
             // None of these used the token up.

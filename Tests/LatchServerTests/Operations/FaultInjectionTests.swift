@@ -28,7 +28,8 @@ struct FaultInjectionTests {
         let client = WireClient(server)
         server.faults.inject(.tooManyRequests(retryAfter: "7"), on: Self.token)
 
-        let throttled = try await Self.tokenRequest(client, headers: ["client-request-id": "corr-429"])
+        let throttled = try await Self.tokenRequest(
+            client, headers: ["client-request-id": "7C2D56E4-1B1A-4D3C-9E5F-0A9B8C7D6E5F"])
         #expect(throttled.status == 429)
         #expect(throttled.headers["retry-after"] == "7")
         #expect(throttled.headers["content-type"]?.hasPrefix("application/json") == true)
@@ -36,8 +37,8 @@ struct FaultInjectionTests {
         #expect(throttled.error == "too_many_requests")
         #expect(throttled.string("error_description")?.isEmpty == false)
         #expect((throttled["error_codes"] as? [Any])?.isEmpty == true)
-        #expect(throttled.string("correlation_id") == "corr-429")
-        #expect(throttled.headers["client-request-id"] == "corr-429")
+        #expect(throttled.string("correlation_id") == "7C2D56E4-1B1A-4D3C-9E5F-0A9B8C7D6E5F")
+        #expect(throttled.headers["client-request-id"] == "7C2D56E4-1B1A-4D3C-9E5F-0A9B8C7D6E5F")
         let traceID = try #require(throttled.string("trace_id"))
         #expect(throttled.headers["x-request-id"] == traceID)
         let timestamp = try #require(throttled.string("timestamp"))

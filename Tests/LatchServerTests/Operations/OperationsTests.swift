@@ -124,11 +124,14 @@ struct OperationsTests {
         let other = try await client.raw("GET", "/healthz")
         let otherID = try #require(other.headers["x-request-id"])
         #expect(otherID != requestID)
-        #expect(other.headers["client-request-id"] == nil)
-
-        // Without a client-request-id the envelope correlates by the server's id.
+        // Without a client-request-id the server makes one: a UUID, echoed and used in the envelope.
+        let ownID = try #require(other.headers["client-request-id"])
+        #expect(UUID(uuidString: ownID) != nil)
         let plain = try await client.post(
             "oauth2/v2.0/initiate", ["username": "nobody@example.com", "challenge_type": "password redirect"])
-        #expect(plain.string("correlation_id") == plain.headers["x-request-id"])
+        let plainID = try #require(plain.headers["client-request-id"])
+        #expect(UUID(uuidString: plainID) != nil)
+        #expect(plain.string("correlation_id") == plainID)
+        #expect(plainID != ownID)
     }
 }

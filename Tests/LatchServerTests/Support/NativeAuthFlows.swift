@@ -61,7 +61,7 @@ struct NativeAuthFlows: Sendable {
 
     /// POSTs `form` (nil values dropped) with a fresh `client-request-id`.
     func post(_ path: String, _ form: [String: String?]) async throws -> NativeReply {
-        let requestID = "test-" + UUID().uuidString.lowercased()
+        let requestID = UUID().uuidString.lowercased()
         let fields = form.compactMapValues { $0 }
         let wire = try await wire.post(path, fields, headers: ["client-request-id": requestID])
         return NativeReply(wire: wire, requestID: requestID)
@@ -69,7 +69,7 @@ struct NativeAuthFlows: Sendable {
 
     /// POSTs a raw body with a fresh `client-request-id`.
     func postRaw(_ path: String, body: Data, contentType: String?) async throws -> NativeReply {
-        let requestID = "test-" + UUID().uuidString.lowercased()
+        let requestID = UUID().uuidString.lowercased()
         var headers = ["client-request-id": requestID]
         if let contentType { headers["Content-Type"] = contentType }
         let wire = try await wire.raw("POST", "/\(tenant)/\(path)", body: body, headers: headers)

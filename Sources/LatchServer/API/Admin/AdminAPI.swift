@@ -9,9 +9,11 @@ struct AdminAPI: Sendable {
     let services: AuthServices
     let adminToken: String
     let log: ServerLog
+    let renderer = AdminRenderer()
 
-    /// Adds the routes to `router`.
+    /// Adds the group and its routes to `router`.
     func register(in router: inout Router) {
+        router.addGroup("admin", prefixes: ["/{tenant}/admin"], renderer: renderer)
         let api = self
         router.add("GET", "/{tenant}/admin/outbox") { request in
             api.authorized(request) { tenant in
@@ -52,17 +54,15 @@ struct AdminAPI: Sendable {
             header.lowercased().hasPrefix("bearer ") ? String(header.dropFirst(7)) : nil
         }
         guard let presented, ConstantTime.equals(Array(presented.utf8), Array(adminToken.utf8)) else {
-            return .json(
-                401, JSONBody.object(["error": "invalid_token", "error_description": "An admin bearer token is required."]),
-                headers: HTTPHeaders([("WWW-Authenticate", "Bearer realm=\"latch-admin\"")]))
+            return renderer.unauthorized()
         }
         do {
             return try body(try services.directory.tenant(named: request.pathParameters["tenant"] ?? ""))
-        } catch AuthFailure.unknownTenant {
-            return .json(404, JSONBody.object(["error": "invalid_tenant", "error_description": "The tenant does not exist."]))
+        } catch let failure as AuthFailure {
+            return renderer.render(failure, for: request)
         } catch {
-            log.error("admin request \(request.requestID) failed: \(error)")
-            return .json(500, JSONBody.object(["error": "server_error", "trace_id": request.requestID]))
+            log.error("admin request failed", [("error", "\(error)")], request: request)
+            return renderer.serverError(for: request)
         }
     }
 }

@@ -3,75 +3,104 @@ import LatchHTTP
 import LatchWire
 
 /// The native-auth adapter: the Entra External ID native-auth v1 endpoints under `/{tenant}/`.
+/// Each handler parses the form into typed values, calls one domain service and renders the
+/// result; every failure leaves through ``NativeAuthRenderer``.
 struct NativeAuthAPI: Sendable {
     let services: AuthServices
-    let runner: EndpointRunner
+    let renderer: NativeAuthRenderer
+    let log: ServerLog
 
-    /// Adds the routes to `router`.
+    /// The paths this family owns, for its route group.
+    static let prefixes = [
+        "/{tenant}/signup", "/{tenant}/resetpassword", "/{tenant}/register", "/{tenant}/oauth2/v2.0/initiate",
+        "/{tenant}/oauth2/v2.0/challenge", "/{tenant}/oauth2/v2.0/introspect", "/{tenant}/oauth2/v2.0/token",
+    ]
+
+    /// The parsed request handed to an endpoint body.
+    struct Call {
+        let form: [String: String]
+        let context: ClientContext
+        let request: HTTPRequest
+    }
+
+    /// Adds the group and its routes to `router`.
     func register(in router: inout Router) {
+        router.addGroup("native-auth", prefixes: Self.prefixes, renderer: renderer)
         route(&router, "/{tenant}/signup/v1.0/start") { call in
-            let token = try services.signUp.start(
-                call.context, username: call.form["username"], password: call.form["password"],
-                attributes: try AttributesParameter.parse(call.form["attributes"]), challengeType: call.form["challenge_type"],
-                capabilities: call.form["capabilities"])
-            return JSONBody.ok(["continuation_token": token])
+            let form = call.form
+            return started(
+                try services.signUp.start(
+                    call.context, username: form["username"], password: form["password"],
+                    attributes: try AttributesParameter.parse(form["attributes"]),
+                    support: try NativeAuthParameters.support(form["challenge_type"]),
+                    capabilities: NativeAuthParameters.capabilities(form["capabilities"])))
         }
         route(&router, "/{tenant}/signup/v1.0/challenge") { call in
             render(
                 try services.signUp.challenge(
                     call.context, continuationToken: call.form["continuation_token"],
-                    challengeType: call.form["challenge_type"]))
+                    support: try NativeAuthParameters.optionalSupport(call.form["challenge_type"])))
         }
         route(&router, "/{tenant}/signup/v1.0/continue") { call in
-            let grant = try services.signUp.continue(
-                call.context, continuationToken: call.form["continuation_token"], grantType: call.form["grant_type"],
-                code: call.form["oob"], password: call.form["password"],
-                attributes: try AttributesParameter.parse(call.form["attributes"]))
-            return JSONBody.ok(["continuation_token": grant.continuationToken, "expires_in": grant.expiresIn])
+            let step = try services.signUp.continue(
+                call.context, continuationToken: call.form["continuation_token"],
+                submission: try NativeAuthParameters.signUpSubmission(call.form))
+            switch step {
+            case .completed(let grant):
+                return JSONBody.ok(["continuation_token": grant.continuationToken, "expires_in": grant.expiresIn])
+            case .passwordRequired(let token):
+                return renderer.passwordRequired(continuationToken: token, request: call.request)
+            case .attributesRequired(let token, let attributes):
+                return renderer.attributesRequired(continuationToken: token, attributes: attributes, request: call.request)
+            }
         }
         route(&router, "/{tenant}/oauth2/v2.0/initiate") { call in
-            let token = try services.signIn.initiate(
-                call.context, username: call.form["username"], challengeType: call.form["challenge_type"],
-                capabilities: call.form["capabilities"])
-            return JSONBody.ok(["continuation_token": token])
+            started(
+                try services.signIn.initiate(
+                    call.context, username: call.form["username"],
+                    support: try NativeAuthParameters.support(call.form["challenge_type"]),
+                    capabilities: NativeAuthParameters.capabilities(call.form["capabilities"])))
         }
         route(&router, "/{tenant}/oauth2/v2.0/challenge") { call in
             render(
                 try services.signIn.challenge(
                     call.context, continuationToken: call.form["continuation_token"],
-                    challengeType: call.form["challenge_type"]))
+                    support: try NativeAuthParameters.optionalSupport(call.form["challenge_type"])))
         }
         route(&router, "/{tenant}/oauth2/v2.0/token") { call in
             let form = call.form
-            let issued = try services.signIn.token(
-                call.context,
-                request: NativeTokenRequest(
-                    grantType: form["grant_type"], continuationToken: form["continuation_token"],
-                    username: form["username"], password: form["password"], code: form["oob"],
-                    refreshToken: form["refresh_token"], scope: form["scope"]))
-            let response = TokenResponse(
-                scope: issued.scopes.joined(separator: " "), expiresIn: issued.expiresIn, accessToken: issued.accessToken,
-                refreshToken: issued.refreshToken, idToken: issued.idToken,
-                clientInfo: form["client_info"] == "1" ? ClientInfo.encode(issued) : nil)
-            return .json(200, JSONBody.encode(response), headers: HTTPHeaders([("Pragma", "no-cache")]))
+            let outcome = try services.signIn.token(
+                call.context, request: TokenRequest(grant: try NativeAuthParameters.tokenGrant(form), scope: form["scope"]))
+            switch outcome {
+            case .issued(let issued):
+                let response = TokenResponse(
+                    scope: issued.scopes.joined(separator: " "), expiresIn: issued.expiresIn,
+                    accessToken: issued.accessToken, refreshToken: issued.refreshToken, idToken: issued.idToken,
+                    clientInfo: NativeAuthParameters.wantsClientInfo(form) ? ClientInfo.encode(issued) : nil)
+                return .json(200, JSONBody.encode(response), headers: HTTPHeaders([("Pragma", "no-cache")]))
+            case .secondFactorRequired(let token, _):
+                return renderer.secondFactorRequired(continuationToken: token, request: call.request)
+            }
         }
         route(&router, "/{tenant}/resetpassword/v1.0/start") { call in
-            let token = try services.passwordReset.start(
-                call.context, username: call.form["username"], challengeType: call.form["challenge_type"],
-                capabilities: call.form["capabilities"])
-            return JSONBody.ok(["continuation_token": token])
+            started(
+                try services.passwordReset.start(
+                    call.context, username: call.form["username"],
+                    support: try NativeAuthParameters.support(call.form["challenge_type"]),
+                    capabilities: NativeAuthParameters.capabilities(call.form["capabilities"])))
         }
         route(&router, "/{tenant}/resetpassword/v1.0/challenge") { call in
             render(
                 try services.passwordReset.challenge(
                     call.context, continuationToken: call.form["continuation_token"],
-                    challengeType: call.form["challenge_type"]))
+                    support: try NativeAuthParameters.optionalSupport(call.form["challenge_type"])))
         }
         route(&router, "/{tenant}/resetpassword/v1.0/continue") { call in
-            let grant = try services.passwordReset.continue(
-                call.context, continuationToken: call.form["continuation_token"], grantType: call.form["grant_type"],
-                code: call.form["oob"])
-            return JSONBody.ok(["continuation_token": grant.continuationToken, "expires_in": grant.expiresIn])
+            let grant = try NativeAuthParameters.grantType(call.form)
+            guard grant == "oob" else { throw AuthFailure.unsupportedGrantType(grant) }
+            let result = try services.passwordReset.continue(
+                call.context, continuationToken: call.form["continuation_token"], code: call.form["oob"])
+            return JSONBody.ok(["continuation_token": result.continuationToken, "expires_in": result.expiresIn])
         }
         route(&router, "/{tenant}/resetpassword/v1.0/submit") { call in
             let result = try services.passwordReset.submit(
@@ -81,30 +110,62 @@ struct NativeAuthAPI: Sendable {
         route(&router, "/{tenant}/resetpassword/v1.0/poll_completion") { call in
             let result = try services.passwordReset.pollCompletion(
                 call.context, continuationToken: call.form["continuation_token"])
-            return JSONBody.ok(["status": result.status.rawValue, "continuation_token": result.continuationToken])
+            return JSONBody.ok(["status": Self.wireStatus(result.status), "continuation_token": result.continuationToken])
         }
     }
 
-    private func route(
-        _ router: inout Router, _ pattern: String, _ body: @escaping @Sendable (EndpointRunner.Call) throws -> HTTPResponse
-    ) {
-        let runner = runner
-        router.add("POST", pattern) { request in runner.run(request, body) }
+    /// A POST route whose body runs with the parsed form and the resolved tenant and client.
+    private func route(_ router: inout Router, _ pattern: String, _ body: @escaping @Sendable (Call) throws -> HTTPResponse) {
+        let api = self
+        router.add("POST", pattern) { request in api.run(request, body) }
     }
 
-    /// Renders a challenge outcome (the `redirect` answer is HTTP 200 too).
+    /// Parses the body, resolves the tenant and client, calls the domain, and renders any failure.
+    private func run(_ request: HTTPRequest, _ body: (Call) throws -> HTTPResponse) -> HTTPResponse {
+        do {
+            let form = try request.formParameters()
+            let tenant = try services.directory.tenant(named: request.pathParameters["tenant"] ?? "")
+            let client = try services.directory.client(id: form["client_id"], in: tenant)
+            let context = ClientContext(tenant: tenant, client: client, remoteAddress: request.remoteAddress)
+            return try body(Call(form: form, context: context, request: request))
+        } catch let error as HTTPError {
+            return renderer.render(error, for: request)
+        } catch let failure as AuthFailure {
+            return renderer.render(failure, for: request)
+        } catch {
+            log.error("request failed", [("error", "\(error)")], request: request)
+            return renderer.serverError(for: request)
+        }
+    }
+
+    private func started(_ start: FlowStart) -> HTTPResponse {
+        switch start {
+        case .started(let token): JSONBody.ok(["continuation_token": token])
+        case .browserRequired(let reason): NativeAuthRenderer.browserRequired(reason)
+        }
+    }
+
     private func render(_ outcome: ChallengeOutcome) -> HTTPResponse {
         switch outcome {
         case .password(let token):
             return JSONBody.ok(["challenge_type": "password", "continuation_token": token])
-        case .oob(let token, let channel, let label, let length, let interval):
+        case .oneTimeCode(let token, let channel, let label, let length, let interval):
             return JSONBody.ok([
                 "challenge_type": "oob", "continuation_token": token, "binding_method": "prompt",
-                "challenge_channel": channel, "challenge_target_label": label, "code_length": length,
+                "challenge_channel": channel.rawValue, "challenge_target_label": label, "code_length": length,
                 "interval": interval,
             ])
-        case .redirect(let reason):
-            return JSONBody.ok(["challenge_type": "redirect", "redirect_reason": reason])
+        case .browserRequired(let reason):
+            return NativeAuthRenderer.browserRequired(reason)
+        }
+    }
+
+    private static func wireStatus(_ status: PasswordResetService.CompletionStatus) -> String {
+        switch status {
+        case .succeeded: "succeeded"
+        case .inProgress: "in_progress"
+        case .failed: "failed"
+        case .notStarted: "not_started"
         }
     }
 }

@@ -7,8 +7,9 @@ struct OperationsAPI: Sendable {
     let metrics: Metrics
     let isDraining: @Sendable () -> Bool
 
-    /// Adds the routes to `router`.
+    /// Adds the group and its routes to `router`.
     func register(in router: inout Router) {
+        router.addGroup("operations", prefixes: ["/healthz", "/readyz", "/metrics"], renderer: OperationsRenderer())
         router.add("GET", "/healthz") { _ in JSONBody.ok(["status": "ok"]) }
         let services = services
         let isDraining = isDraining

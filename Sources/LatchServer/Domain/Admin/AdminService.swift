@@ -7,17 +7,17 @@ public struct AdminService: Sendable {
     let store: any Store
     let clock: any ServerClock
     let keyRing: KeyRing
-    let hasher: Argon2idHasher
+    let hasher: any PasswordHasher
     let policy: PasswordPolicy
 
     /// Creates a tenant with a fresh signing key.
-    /// - Throws: ``AuthFailure/invalidRequest(_:)`` for a bad name, ``StoreError/conflict`` if it exists.
+    /// - Throws: ``AuthFailure/invalidParameter(_:)`` for a bad name, ``StoreError/conflict`` if it exists.
     @discardableResult
     public func createTenant(name: String, settings: TenantSettings = TenantSettings(), algorithm: SigningAlgorithm = .es256)
         throws -> Tenant
     {
         guard Tenant.isValidName(name) else {
-            throw AuthFailure.invalidRequest("tenant names are 1-63 of a-z, 0-9 and '-', starting alphanumeric")
+            throw AuthFailure.invalidParameter(.tenantName)
         }
         let tenant = Tenant(id: UUID().uuidString.lowercased(), name: name, settings: settings, createdAt: clock.now())
         try store.write { tx in
@@ -42,7 +42,7 @@ public struct AdminService: Sendable {
         throws -> Client
     {
         guard Client.isValidID(id) else {
-            throw AuthFailure.invalidRequest("client ids are 1-128 of A-Z, a-z, 0-9, '-', '_' and '.'")
+            throw AuthFailure.invalidParameter(.clientID)
         }
         let client = Client(
             id: id, tenantID: tenant.id, name: name, isPublic: isPublic, allowedScopes: allowedScopes,
@@ -58,7 +58,7 @@ public struct AdminService: Sendable {
     @discardableResult
     public func createUser(tenant: Tenant, email: String, password: String?, displayName: String? = nil) throws -> User {
         let normalized = User.normalizeEmail(email)
-        guard User.isPlausibleEmail(normalized) else { throw AuthFailure.invalidRequest("not an e-mail address") }
+        guard User.isPlausibleEmail(normalized) else { throw AuthFailure.invalidParameter(.email) }
         var hash: String?
         if let password {
             if let violation = policy.violation(of: password, username: normalized) {

@@ -37,9 +37,9 @@ public final class Directory: Sendable {
     }
 
     /// The client `clientID` of `tenant`.
-    /// - Throws: ``AuthFailure/invalidRequest(_:)`` when absent, ``AuthFailure/unknownClient`` when unknown.
+    /// - Throws: ``AuthFailure/missingParameter(_:)`` when absent, ``AuthFailure/unknownClient`` when unknown.
     public func client(id clientID: String?, in tenant: Tenant) throws -> Client {
-        guard let clientID, !clientID.isEmpty else { throw AuthFailure.invalidRequest("client_id is required") }
+        guard let clientID, !clientID.isEmpty else { throw AuthFailure.missingParameter(.clientID) }
         guard Client.isValidID(clientID) else { throw AuthFailure.unknownClient }
         let key = tenant.id + "\u{0}" + clientID
         let now = clock.now()

@@ -4,6 +4,10 @@ import LatchCrypto
 /// The mechanics every native-auth flow shares: opaque single-use continuation tokens bound to a
 /// tenant and client, one-time codes (CSPRNG digits, hashed, expiring, attempt-limited) and the
 /// transactional outbox that carries them.
+///
+/// Every change to a flow is a compare-and-set on the token hash it was loaded with
+/// (``FlowWriting/replace(_:expectingTokenHash:)``, ``FlowWriting/consumeFlow(id:tokenHash:)``), so
+/// of two requests racing with one continuation token exactly one advances it, on any store.
 struct FlowEngine: Sendable {
     let store: any Store
     let clock: any ServerClock
@@ -24,11 +28,27 @@ struct FlowEngine: Sendable {
     /// Hex SHA-256 of a token.
     static func hash(_ token: String) -> String { Digest.sha256Hex(token) }
 
+    /// A new flow of `kind` for `username`, with its first continuation token, stored without
+    /// waiting for the disk (a lost flow only means starting again).
+    func start(
+        _ context: ClientContext, kind: Flow.Kind, username: String, userID: String?, state: FlowState
+    ) throws -> String {
+        let token = Self.newContinuationToken()
+        let now = clock.now()
+        let flow = Flow(
+            id: UUID().uuidString.lowercased(), tenantID: context.tenant.id, clientID: context.client.id, kind: kind,
+            step: .started, tokenHash: token.hash, username: username, userID: userID, state: state,
+            expiresAt: now.addingTimeInterval(TimeInterval(context.tenant.settings.continuationTokenLifetime)),
+            createdAt: now)
+        try store.writeRelaxed { tx in try tx.insert(flow) }
+        return token.token
+    }
+
     /// Loads and checks the flow a continuation token points to.
-    /// - Throws: ``AuthFailure/invalidRequest(_:)`` when absent, ``AuthFailure/invalidContinuationToken``
+    /// - Throws: ``AuthFailure/missingParameter(_:)`` when absent, ``AuthFailure/invalidContinuationToken``
     ///   when unknown, used, or bound elsewhere, ``AuthFailure/continuationTokenExpired`` when expired.
     func load(_ token: String?, context: ClientContext, kinds: Set<Flow.Kind>) throws -> Flow {
-        guard let token, !token.isEmpty else { throw AuthFailure.invalidRequest("continuation_token is required") }
+        guard let token, !token.isEmpty else { throw AuthFailure.missingParameter(.continuationToken) }
         guard token.utf8.count <= 256 else { throw AuthFailure.invalidContinuationToken }
         let hash = Self.hash(token)
         guard let flow = try store.read({ try $0.flow(tokenHash: hash) }) else {
@@ -41,12 +61,28 @@ struct FlowEngine: Sendable {
         return flow
     }
 
-    /// Re-reads `flow` inside a write and insists it is unchanged, so two requests racing with one
-    /// token cannot both advance it.
+    /// Re-reads `flow` inside a write and insists it is at the same step, so counters (wrong codes)
+    /// start from the committed value.
     func reload(_ tx: any StoreWriting, _ flow: Flow) throws -> Flow {
         guard let current = try tx.flow(tokenHash: flow.tokenHash), current.id == flow.id, current.step == flow.step
         else { throw AuthFailure.invalidContinuationToken }
         return current
+    }
+
+    /// Stores `updated` in place of `original` if nobody changed the flow since it was read.
+    /// - Throws: ``AuthFailure/invalidContinuationToken`` when another request got there first.
+    func save(_ tx: any StoreWriting, _ updated: Flow, replacing original: Flow) throws {
+        guard try tx.replace(updated, expectingTokenHash: original.tokenHash) else {
+            throw AuthFailure.invalidContinuationToken
+        }
+    }
+
+    /// Deletes `flow`, the last use of its token.
+    /// - Throws: ``AuthFailure/invalidContinuationToken`` when another request consumed it first.
+    func consume(_ tx: any StoreWriting, _ flow: Flow) throws {
+        guard try tx.consumeFlow(id: flow.id, tokenHash: flow.tokenHash) else {
+            throw AuthFailure.invalidContinuationToken
+        }
     }
 
     /// Gives `flow` a fresh continuation token and expiry; the old token stops working on commit.
@@ -55,6 +91,20 @@ struct FlowEngine: Sendable {
         flow.tokenHash = fresh.hash
         flow.expiresAt = clock.now().addingTimeInterval(TimeInterval(tenant.settings.continuationTokenLifetime))
         return fresh.token
+    }
+
+    /// In one write: re-reads `flow`, lets `change` modify it, gives it a fresh token and saves it.
+    /// - Returns: the new continuation token.
+    func step(_ flow: Flow, tenant: Tenant, relaxed: Bool = false, _ change: (inout Flow) throws -> Void) throws -> String {
+        let body: (any StoreWriting) throws -> String = { tx in
+            let current = try reload(tx, flow)
+            var updated = current
+            try change(&updated)
+            let next = advance(&updated, tenant: tenant)
+            try save(tx, updated, replacing: current)
+            return next
+        }
+        return relaxed ? try store.writeRelaxed(body) : try store.write(body)
     }
 
     /// Whether codes of `flow` are mailed: not for a decoy flow (unknown user under enumeration
@@ -67,10 +117,10 @@ struct FlowEngine: Sendable {
     func issueCode(_ tx: any StoreWriting, flow: inout Flow, tenant: Tenant, purpose: CodePurpose) throws {
         let settings = tenant.settings
         let code = SecureRandom.digits(settings.codeLength)
-        flow.codeHash = codeHash(flowID: flow.id, code: code)
-        flow.codeExpiresAt = clock.now().addingTimeInterval(TimeInterval(settings.codeLifetime))
-        flow.codeAttempts = 0
-        flow.codeSends += 1
+        flow.state.code = FlowState.PendingCode(
+            hash: codeHash(flowID: flow.id, code: code),
+            expiresAt: clock.now().addingTimeInterval(TimeInterval(settings.codeLifetime)))
+        flow.state.codeSends += 1
         flow.step = .codeSent
         guard Self.mailsCodes(flow) else { return }
         let minutes = max(1, settings.codeLifetime / 60)
@@ -87,16 +137,17 @@ struct FlowEngine: Sendable {
     /// "resend code": the previous code stops working.
     func sendCode(for flow: Flow, tenant: Tenant, purpose: CodePurpose) throws -> ChallengeOutcome {
         let next: String = try store.write { tx in
-            var current = try reload(tx, flow)
+            let current = try reload(tx, flow)
             try checkSendLimits(tx, flow: current, tenant: tenant)
-            try issueCode(tx, flow: &current, tenant: tenant, purpose: purpose)
-            let next = advance(&current, tenant: tenant)
-            try tx.update(current)
+            var updated = current
+            try issueCode(tx, flow: &updated, tenant: tenant, purpose: purpose)
+            let next = advance(&updated, tenant: tenant)
+            try save(tx, updated, replacing: current)
             return next
         }
         outboxChanged()
-        return .oob(
-            continuationToken: next, channel: "email", targetLabel: ContactLabel.mask(flow.username),
+        return .oneTimeCode(
+            continuationToken: next, channel: .email, targetLabel: ContactLabel.mask(flow.username),
             codeLength: tenant.settings.codeLength, interval: 300)
     }
 
@@ -121,7 +172,7 @@ struct FlowEngine: Sendable {
                 throw AuthFailure.tooManyAttempts(retryAfter: Self.seconds(from: now, until: filling + window))
             }
         }
-        if flow.codeSends >= limit {
+        if flow.state.codeSends >= limit {
             throw AuthFailure.tooManyAttempts(retryAfter: Self.seconds(from: now, until: flow.createdAt + window))
         }
     }
@@ -135,39 +186,39 @@ struct FlowEngine: Sendable {
 
     /// Checks a submitted code against the flow's current one.
     func check(_ submitted: String, flow: Flow, tenant: Tenant) -> CodeCheck {
-        guard let stored = flow.codeHash, let expiresAt = flow.codeExpiresAt else { return .expired }
-        if flow.codeAttempts >= tenant.settings.codeMaxAttempts { return .exhausted }
-        if expiresAt <= clock.now() { return .expired }
+        guard let pending = flow.state.code else { return .expired }
+        if pending.attempts >= tenant.settings.codeMaxAttempts { return .exhausted }
+        if pending.expiresAt <= clock.now() { return .expired }
         let candidate = codeHash(flowID: flow.id, code: submitted)
-        return ConstantTime.equals(Array(candidate.utf8), Array(stored.utf8)) ? .accepted : .wrong
+        return ConstantTime.equals(Array(candidate.utf8), Array(pending.hash.utf8)) ? .accepted : .wrong
     }
 
     /// Verifies `code` for `flow` and, when it is right, runs `body` in the same transaction with the
-    /// flow marked verified. A wrong code is counted and committed before the failure is thrown; the
-    /// attempt that reaches the limit burns the code.
+    /// flow marked verified; `body` saves or consumes the flow. A wrong code is counted and committed
+    /// before the failure is thrown; the attempt that reaches the limit burns the code.
     /// - Parameter onWrongCode: runs in the transaction that counts a wrong code (not for a code that
     ///   was burnt or expired already), e.g. to count the failure against the account too.
     func withVerifiedCode<R>(
         _ code: String?, flow: Flow, tenant: Tenant, onWrongCode: (any StoreWriting) throws -> Void = { _ in },
-        then body: (any StoreWriting, inout Flow) throws -> R
+        then body: (any StoreWriting, _ original: Flow, _ verified: inout Flow) throws -> R
     ) throws -> R {
-        guard let code, !code.isEmpty else { throw AuthFailure.invalidRequest("oob is required") }
+        guard let code, !code.isEmpty else { throw AuthFailure.missingParameter(.oneTimeCode) }
         guard code.utf8.count <= 32 else { throw AuthFailure.invalidCode }
         let outcome: Result<R, AuthFailure> = try store.write { tx in
-            var current = try reload(tx, flow)
+            let current = try reload(tx, flow)
             switch check(code, flow: current, tenant: tenant) {
             case .accepted:
-                current.codeHash = nil
-                current.codeExpiresAt = nil
-                current.codeAttempts = 0
-                current.emailVerified = true
-                if !current.amr.contains("otp") { current.amr.append("otp") }
-                return .success(try body(tx, &current))
+                var verified = current
+                verified.state.code = nil
+                verified.state.emailVerified = true
+                if !verified.state.amr.contains("otp") { verified.state.amr.append("otp") }
+                return .success(try body(tx, current, &verified))
             case .wrong:
-                current.codeAttempts += 1
-                try tx.update(current)
+                var counted = current
+                counted.state.code?.attempts += 1
+                try save(tx, counted, replacing: current)
                 try onWrongCode(tx)
-                let exhausted = current.codeAttempts >= tenant.settings.codeMaxAttempts
+                let exhausted = (counted.state.code?.attempts ?? 0) >= tenant.settings.codeMaxAttempts
                 return .failure(exhausted ? .codeAttemptsExceeded : .invalidCode)
             case .expired:
                 return .failure(.codeExpired)

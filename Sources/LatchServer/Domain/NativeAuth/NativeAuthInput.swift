@@ -1,11 +1,12 @@
-/// Validation of the user-supplied parameters native-auth endpoints share.
+/// Validation of the user-supplied values native-auth flows share.
 enum NativeAuthInput {
     /// The normalized e-mail username.
-    /// - Throws: ``AuthFailure/invalidRequest(_:)`` when absent or not an e-mail address.
+    /// - Throws: ``AuthFailure/missingParameter(_:)`` when absent, ``AuthFailure/invalidParameter(_:)``
+    ///   when not an e-mail address.
     static func username(_ username: String?) throws -> String {
-        guard let username, !username.isEmpty else { throw AuthFailure.invalidRequest("username is required") }
+        guard let username, !username.isEmpty else { throw AuthFailure.missingParameter(.username) }
         let email = User.normalizeEmail(username)
-        guard User.isPlausibleEmail(email) else { throw AuthFailure.invalidRequest("username must be an e-mail address") }
+        guard User.isPlausibleEmail(email) else { throw AuthFailure.invalidParameter(.username) }
         return email
     }
 

@@ -1,31 +1,26 @@
-/// The parameters of a native-auth token request (`oauth2/v2.0/token`).
-public struct NativeTokenRequest: Sendable {
-    /// `password`, `oob`, `continuation_token` or `refresh_token`.
-    public var grantType: String?
-    /// The flow's continuation token.
-    public var continuationToken: String?
-    /// The username, optional with a continuation token.
-    public var username: String?
-    /// The password (`password` grant).
-    public var password: String?
-    /// The one-time code (`oob` grant).
-    public var code: String?
-    /// The refresh token (`refresh_token` grant).
-    public var refreshToken: String?
-    /// Requested scopes.
+/// A grant presented at the native-auth token endpoint, parsed by the adapter from `grant_type`
+/// and its parameters.
+public enum TokenGrant: Sendable, Equatable {
+    /// The password of the flow's account (`grant_type=password`).
+    case password(continuationToken: String?, username: String?, password: String?)
+    /// The one-time code sent in the flow (`grant_type=oob`).
+    case oneTimeCode(continuationToken: String?, code: String?)
+    /// The token of a finished sign-up or password reset (`grant_type=continuation_token`).
+    case continuationToken(String?, username: String?)
+    /// A refresh token (`grant_type=refresh_token`, RFC 6749 § 6).
+    case refreshToken(String?)
+}
+
+/// A token request: the grant and the requested scopes.
+public struct TokenRequest: Sendable, Equatable {
+    /// What the client presents.
+    public var grant: TokenGrant
+    /// The requested `scope`, as sent (RFC 6749 § 3.3).
     public var scope: String?
 
     /// Creates a request.
-    public init(
-        grantType: String?, continuationToken: String? = nil, username: String? = nil, password: String? = nil,
-        code: String? = nil, refreshToken: String? = nil, scope: String? = nil
-    ) {
-        self.grantType = grantType
-        self.continuationToken = continuationToken
-        self.username = username
-        self.password = password
-        self.code = code
-        self.refreshToken = refreshToken
+    public init(grant: TokenGrant, scope: String?) {
+        self.grant = grant
         self.scope = scope
     }
 }

@@ -1,5 +1,24 @@
 import Foundation
-import LatchCrypto
+
+/// The next step of a sign-up after a successful `continue`.
+public enum SignUpProgress: Sendable, Equatable {
+    /// The account exists; sign in with this grant (`continuation_token`).
+    case completed(ContinuationGrant)
+    /// A password is needed next; continue with this token.
+    case passwordRequired(continuationToken: String)
+    /// These attributes are needed next; continue with this token.
+    case attributesRequired(continuationToken: String, attributes: [AttributeDefinition])
+}
+
+/// What a sign-up `continue` submits, parsed by the adapter from `grant_type` and its parameters.
+public enum SignUpSubmission: Sendable, Equatable {
+    /// The verification code (`grant_type=oob`).
+    case oneTimeCode(String?)
+    /// The password (`grant_type=password`).
+    case password(String?)
+    /// Attributes by name; a `nil` value was not a string (`grant_type=attributes`).
+    case attributes([String: String?])
+}
 
 /// Browserless sign-up (`signup/v1.0/start`, `challenge`, `continue`): the e-mail is always proven
 /// with a one-time code; a password is collected when the client can handle one (or the tenant
@@ -7,26 +26,25 @@ import LatchCrypto
 /// continuation token for the `continuation_token` grant.
 public struct SignUpService: Sendable {
     let flows: FlowEngine
-    let hasher: Argon2idHasher
+    let hasher: any PasswordHasher
     let policy: PasswordPolicy
     let clock: any ServerClock
 
     /// Starts a sign-up.
     /// - Parameters:
     ///   - attributes: submitted attributes by name; a `nil` value was not a string.
-    /// - Returns: the first continuation token.
-    /// - Throws: ``AuthFailure`` (user exists, weak password, invalid attributes, unsupported challenge type,
-    ///   or ``AuthFailure/browserRequired(_:)`` when the client cannot finish natively).
+    ///   - support: what the client can collect (`challenge_type`), parsed by the adapter.
+    /// - Returns: the first continuation token, or the browser when the client cannot finish natively.
+    /// - Throws: ``AuthFailure`` (user exists, weak password, invalid attributes).
     public func start(
-        _ context: ClientContext, username: String?, password: String?, attributes: [String: String?], challengeType: String?,
-        capabilities: String?
-    ) throws -> String {
-        let types = try ChallengeTypes(challengeType, capabilities: capabilities)
+        _ context: ClientContext, username: String?, password: String?, attributes: [String: String?],
+        support: ChallengeSupport, capabilities: ClientCapabilities
+    ) throws -> FlowStart {
         let email = try NativeAuthInput.username(username)
-        guard types.supportsCode else { throw AuthFailure.browserRequired("e-mail verification needs the oob challenge type") }
+        guard support.contains(.oneTimeCode) else { return .browserRequired(.oneTimeCodeUnsupported) }
         let settings = context.tenant.settings
-        if settings.passwordRequiredOnSignUp, !types.supportsPassword {
-            throw AuthFailure.browserRequired("this tenant requires a password the client cannot collect")
+        if settings.passwordRequiredOnSignUp, !support.contains(.password) {
+            return .browserRequired(.passwordRequiredButUnsupported)
         }
         var passwordHash: String?
         if let password, !password.isEmpty {
@@ -36,117 +54,99 @@ public struct SignUpService: Sendable {
             passwordHash = try hasher.hash(password)
         }
         let collected = try NativeAuthInput.attributes(attributes, definitions: settings.requiredAttributes)
-        let token = FlowEngine.newContinuationToken()
-        let now = clock.now()
-        // Starting a flow need not wait for the disk: a lost flow only means starting again.
-        try flows.store.writeRelaxed { tx in
-            // Under enumeration protection only the mailbox owner learns that the account exists:
-            // the flow proceeds, and completing it after the code answers user_already_exists.
-            if !settings.enumerationProtection, try tx.user(email: email, tenantID: context.tenant.id) != nil {
-                throw AuthFailure.userAlreadyExists
-            }
-            try tx.insert(
-                Flow(
-                    id: UUID().uuidString.lowercased(), tenantID: context.tenant.id, clientID: context.client.id,
-                    kind: .signUp, step: .started, tokenHash: token.hash, username: email, userID: nil,
-                    passwordHash: passwordHash, attributes: collected, challengeTypes: types.sorted,
-                    capabilities: types.capabilities,
-                    expiresAt: now.addingTimeInterval(TimeInterval(settings.continuationTokenLifetime)), createdAt: now))
+        // Under enumeration protection only the mailbox owner learns that the account exists:
+        // the flow proceeds, and completing it after the code answers user_already_exists.
+        if !settings.enumerationProtection,
+            try flows.store.read({ try $0.user(email: email, tenantID: context.tenant.id) }) != nil
+        {
+            throw AuthFailure.userAlreadyExists
         }
-        return token.token
+        let token = try flows.start(
+            context, kind: .signUp, username: email, userID: nil,
+            state: FlowState(
+                support: support, capabilities: capabilities, passwordHash: passwordHash, attributes: collected))
+        return .started(continuationToken: token)
     }
 
     /// Sends (or re-sends) the verification code. Calling it again is "resend code": the previous
-    /// code stops working.
-    public func challenge(_ context: ClientContext, continuationToken: String?, challengeType: String?) throws
+    /// code stops working. After verification it asks for the password.
+    public func challenge(_ context: ClientContext, continuationToken: String?, support: ChallengeSupport?) throws
         -> ChallengeOutcome
     {
         let flow = try flows.load(continuationToken, context: context, kinds: [.signUp])
-        let types =
-            try challengeType.map { try ChallengeTypes($0, capabilities: nil) }
-            ?? ChallengeTypes(stored: flow.challengeTypes, capabilities: flow.capabilities)
+        let support = support ?? flow.state.support
         guard flow.step == .started || flow.step == .codeSent else {
             // Verified already: the next credential is a password.
-            guard types.supportsPassword else { return .redirect(reason: "the client cannot collect a password") }
-            let next: String = try flows.store.write { tx in
-                var current = try flows.reload(tx, flow)
-                let next = flows.advance(&current, tenant: context.tenant)
-                try tx.update(current)
-                return next
-            }
-            return .password(continuationToken: next)
+            guard support.contains(.password) else { return .browserRequired(.passwordRequiredButUnsupported) }
+            return .password(continuationToken: try flows.step(flow, tenant: context.tenant) { _ in })
         }
-        guard types.supportsCode else { return .redirect(reason: "e-mail verification needs the oob challenge type") }
+        guard support.contains(.oneTimeCode) else { return .browserRequired(.oneTimeCodeUnsupported) }
         return try flows.sendCode(for: flow, tenant: context.tenant, purpose: .signUp)
     }
 
-    /// Continues a sign-up with a code (`grant_type=oob`), a password (`password`) or attributes
-    /// (`attributes`). Finishes the sign-up when nothing else is needed.
-    /// - Throws: ``AuthFailure/credentialRequired(continuationToken:)`` or
-    ///   ``AuthFailure/attributesRequired(continuationToken:attributes:)`` when more is needed, and the
-    ///   code, password and attribute failures.
-    public func `continue`(
-        _ context: ClientContext, continuationToken: String?, grantType: String?, code: String?, password: String?,
-        attributes: [String: String?]
-    ) throws -> ContinuationGrant {
+    /// Continues a sign-up with a code, a password or attributes, and creates the account when
+    /// nothing else is needed.
+    /// - Returns: the finished sign-up, or what it needs next.
+    /// - Throws: the code, password and attribute failures.
+    public func `continue`(_ context: ClientContext, continuationToken: String?, submission: SignUpSubmission) throws
+        -> SignUpProgress
+    {
         let flow = try flows.load(continuationToken, context: context, kinds: [.signUp])
-        switch grantType {
-        case "oob":
-            guard flow.step == .codeSent else { throw AuthFailure.invalidRequest("no code was sent in this flow") }
-            return try flows.withVerifiedCode(code, flow: flow, tenant: context.tenant) { tx, current in
-                try finishOrAsk(tx, flow: &current, context: context)
-            }.get()
-        case "password":
-            guard flow.step == .verified else { throw AuthFailure.invalidRequest("verify the e-mail address first") }
-            guard let password, !password.isEmpty else { throw AuthFailure.invalidRequest("password is required") }
+        switch submission {
+        case .oneTimeCode(let code):
+            guard flow.step == .codeSent else { throw AuthFailure.outOfOrder("no code was sent in this flow") }
+            return try flows.withVerifiedCode(code, flow: flow, tenant: context.tenant) { tx, original, verified in
+                try finishOrAsk(tx, flow: verified, replacing: original, context: context)
+            }
+        case .password(let password):
+            guard flow.step == .verified else { throw AuthFailure.outOfOrder("verify the e-mail address first") }
+            guard let password, !password.isEmpty else { throw AuthFailure.missingParameter(.password) }
             if let violation = policy.violation(of: password, username: flow.username) {
                 throw AuthFailure.passwordPolicy(violation)
             }
             let hash = try hasher.hash(password)
             return try flows.store.write { tx in
-                var current = try flows.reload(tx, flow)
-                current.passwordHash = hash
-                return try finishOrAsk(tx, flow: &current, context: context)
-            }.get()
-        case "attributes":
-            guard flow.step == .verified else { throw AuthFailure.invalidRequest("verify the e-mail address first") }
-            let definitions = context.tenant.settings.requiredAttributes
-            let added = try NativeAuthInput.attributes(attributes, definitions: definitions)
-            guard !added.isEmpty else { throw AuthFailure.invalidRequest("attributes is required") }
+                let current = try flows.reload(tx, flow)
+                var updated = current
+                updated.state.passwordHash = hash
+                return try finishOrAsk(tx, flow: updated, replacing: current, context: context)
+            }
+        case .attributes(let submitted):
+            guard flow.step == .verified else { throw AuthFailure.outOfOrder("verify the e-mail address first") }
+            let added = try NativeAuthInput.attributes(submitted, definitions: context.tenant.settings.requiredAttributes)
+            guard !added.isEmpty else { throw AuthFailure.missingParameter(.attributes) }
             return try flows.store.write { tx in
-                var current = try flows.reload(tx, flow)
-                current.attributes.merge(added) { _, new in new }
-                return try finishOrAsk(tx, flow: &current, context: context)
-            }.get()
-        case nil, "":
-            throw AuthFailure.invalidRequest("grant_type is required")
-        case let other?:
-            throw AuthFailure.unsupportedGrantType(other)
+                let current = try flows.reload(tx, flow)
+                var updated = current
+                updated.state.attributes.merge(added) { _, new in new }
+                return try finishOrAsk(tx, flow: updated, replacing: current, context: context)
+            }
         }
     }
 
-    /// After a successful step: asks for what is still missing (a failure whose flow update still
-    /// commits, hence a `Result`), or creates the account.
-    private func finishOrAsk(_ tx: any StoreWriting, flow: inout Flow, context: ClientContext) throws
-        -> Result<ContinuationGrant, AuthFailure>
+    /// After a successful step: asks for what is still missing (the flow update commits), or
+    /// creates the account.
+    private func finishOrAsk(_ tx: any StoreWriting, flow original: Flow, replacing stored: Flow, context: ClientContext)
+        throws -> SignUpProgress
     {
         let settings = context.tenant.settings
-        let types = ChallengeTypes(stored: flow.challengeTypes, capabilities: flow.capabilities)
+        var flow = original
         flow.step = .verified
-        let needsPassword = flow.passwordHash == nil && (settings.passwordRequiredOnSignUp || types.supportsPassword)
-        let missing = settings.requiredAttributes.filter { $0.required && flow.attributes[$0.name] == nil }
+        let needsPassword =
+            flow.state.passwordHash == nil && (settings.passwordRequiredOnSignUp || flow.state.support.contains(.password))
+        let missing = settings.requiredAttributes.filter { $0.required && flow.state.attributes[$0.name] == nil }
         if needsPassword || !missing.isEmpty {
             let next = flows.advance(&flow, tenant: context.tenant)
-            try tx.update(flow)
-            if needsPassword { return .failure(.credentialRequired(continuationToken: next)) }
-            return .failure(.attributesRequired(continuationToken: next, attributes: missing))
+            try flows.save(tx, flow, replacing: stored)
+            if needsPassword { return .passwordRequired(continuationToken: next) }
+            return .attributesRequired(continuationToken: next, attributes: missing)
         }
         let now = clock.now()
-        var attributes = flow.attributes
+        var attributes = flow.state.attributes
         let displayName = attributes.removeValue(forKey: "displayName")
         let user = User(
             id: UUID().uuidString.lowercased(), tenantID: context.tenant.id, email: flow.username,
-            emailVerified: true, passwordHash: flow.passwordHash, displayName: displayName, attributes: attributes,
+            emailVerified: true, passwordHash: flow.state.passwordHash, displayName: displayName, attributes: attributes,
             createdAt: now, validSince: now)
         do {
             try tx.insert(user)
@@ -157,14 +157,14 @@ public struct SignUpService: Sendable {
             AuditEvent(
                 tenantID: context.tenant.id, at: now, kind: .signUp, userID: user.id, clientID: context.client.id,
                 remoteAddress: context.remoteAddress,
-                detail: flow.passwordHash == nil ? "method=email_code" : "method=email_password"))
+                detail: flow.state.passwordHash == nil ? "method=email_code" : "method=email_password"))
         flow.kind = .signInContinuation
         flow.step = .ready
         flow.userID = user.id
-        flow.passwordHash = nil
-        flow.amr = flow.amr.isEmpty ? ["otp"] : flow.amr
+        flow.state.passwordHash = nil
+        if flow.state.amr.isEmpty { flow.state.amr = ["otp"] }
         let next = flows.advance(&flow, tenant: context.tenant)
-        try tx.update(flow)
-        return .success(ContinuationGrant(continuationToken: next, expiresIn: settings.continuationTokenLifetime))
+        try flows.save(tx, flow, replacing: stored)
+        return .completed(ContinuationGrant(continuationToken: next, expiresIn: settings.continuationTokenLifetime))
     }
 }

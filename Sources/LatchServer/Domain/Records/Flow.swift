@@ -3,6 +3,9 @@ import Foundation
 /// Server-side state of a native-auth flow. The client holds only an opaque continuation token;
 /// the server keeps its SHA-256 (`tokenHash`) and issues a fresh token at every step, so a token
 /// works once and across server instances.
+///
+/// Identity (who, which tenant and client, which step, until when) lives in columns; everything a
+/// step collects lives in one typed, versioned ``FlowState``.
 public struct Flow: Sendable, Equatable {
     /// Which flow this is.
     public enum Kind: String, Sendable {
@@ -49,27 +52,8 @@ public struct Flow: Sendable, Equatable {
     /// The account, once known. `nil` for sign-up before completion, and for a decoy flow about an
     /// unknown user under enumeration protection.
     public var userID: String?
-    /// Sign-up: the Argon2id hash of the chosen password, if one was given.
-    public var passwordHash: String?
-    /// Sign-up: attributes collected so far.
-    public var attributes: [String: String]
-    /// The challenge types the client declared.
-    public var challengeTypes: [String]
-    /// The capabilities the client declared.
-    public var capabilities: [String]
-    /// Hex SHA-256 of flow id + current one-time code.
-    public var codeHash: String?
-    /// When the current code stops being accepted.
-    public var codeExpiresAt: Date?
-    /// Wrong submissions of the current code (and, at sign-in, wrong passwords in this flow).
-    public var codeAttempts: Int
-    /// One-time codes issued in this flow, real or decoy; capped at
-    /// ``TenantSettings/codeSendsPerWindow``.
-    public var codeSends: Int
-    /// Whether the username was proven with a code in this flow.
-    public var emailVerified: Bool
-    /// Authentication methods proven (RFC 8176): `pwd`, `otp`.
-    public var amr: [String]
+    /// What the steps so far collected.
+    public var state: FlowState
     /// When the continuation token stops being accepted.
     public var expiresAt: Date
     /// When the flow started.
@@ -78,10 +62,7 @@ public struct Flow: Sendable, Equatable {
     /// Creates a flow record.
     public init(
         id: String, tenantID: String, clientID: String, kind: Kind, step: Step, tokenHash: String,
-        username: String, userID: String?, passwordHash: String? = nil, attributes: [String: String] = [:],
-        challengeTypes: [String], capabilities: [String], codeHash: String? = nil, codeExpiresAt: Date? = nil,
-        codeAttempts: Int = 0, codeSends: Int = 0, emailVerified: Bool = false, amr: [String] = [], expiresAt: Date,
-        createdAt: Date
+        username: String, userID: String?, state: FlowState, expiresAt: Date, createdAt: Date
     ) {
         self.id = id
         self.tenantID = tenantID
@@ -91,16 +72,7 @@ public struct Flow: Sendable, Equatable {
         self.tokenHash = tokenHash
         self.username = username
         self.userID = userID
-        self.passwordHash = passwordHash
-        self.attributes = attributes
-        self.challengeTypes = challengeTypes
-        self.capabilities = capabilities
-        self.codeHash = codeHash
-        self.codeExpiresAt = codeExpiresAt
-        self.codeAttempts = codeAttempts
-        self.codeSends = codeSends
-        self.emailVerified = emailVerified
-        self.amr = amr
+        self.state = state
         self.expiresAt = expiresAt
         self.createdAt = createdAt
     }

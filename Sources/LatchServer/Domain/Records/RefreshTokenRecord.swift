@@ -8,17 +8,19 @@ public struct RefreshTokenRecord: Sendable, Equatable {
     public var familyID: String
     /// When it was issued.
     public var createdAt: Date
-    /// When it was exchanged for a successor; a second exchange after the grace window is reuse.
+    /// When it was exchanged for a successor; presenting it again is reuse, except inside the grace
+    /// window while its successor is still unused.
     public var rotatedAt: Date?
-    /// Whether the grace window was already spent: a rotated token is re-exchanged at most once.
-    public var graceReissued: Bool
+    /// The hash of the successor it was exchanged for (the one re-exchange inside the grace window
+    /// replaces it).
+    public var successorHash: String?
 
     /// Creates a record.
-    public init(hash: String, familyID: String, createdAt: Date, rotatedAt: Date? = nil, graceReissued: Bool = false) {
+    public init(hash: String, familyID: String, createdAt: Date, rotatedAt: Date? = nil, successorHash: String? = nil) {
         self.hash = hash
         self.familyID = familyID
         self.createdAt = createdAt
         self.rotatedAt = rotatedAt
-        self.graceReissued = graceReissued
+        self.successorHash = successorHash
     }
 }

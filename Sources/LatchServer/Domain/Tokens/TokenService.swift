@@ -4,23 +4,31 @@ import LatchWire
 
 /// Issues and refreshes tokens: RFC 9068 JWT access tokens, OpenID Connect ID tokens, and opaque
 /// refresh tokens stored as SHA-256, rotated on every use with reuse detection (RFC 9700 § 4.14.2).
-/// Signing happens outside store transactions, so the single writer never waits on a signature.
+/// Signing happens outside store transactions, so a write never waits on a signature.
 public final class TokenService: Sendable {
     private let store: any Store
     private let clock: any ServerClock
-    private let keyRing: KeyRing
+    private let signer: any TokenSigner
+    private let profile: any TokenProfile
     private let baseURL: ReadMostly<String>
 
-    /// Creates the service; `baseURL` is the public origin, e.g. `http://127.0.0.1:8080`.
-    public init(store: any Store, clock: any ServerClock, keyRing: KeyRing, baseURL: String) {
+    /// Creates the service; `baseURL` is the public origin, e.g. `https://id.example.com`.
+    public init(
+        store: any Store, clock: any ServerClock, signer: any TokenSigner, profile: any TokenProfile = OIDCTokenProfile(),
+        baseURL: String
+    ) {
         self.store = store
         self.clock = clock
-        self.keyRing = keyRing
+        self.signer = signer
+        self.profile = profile
         self.baseURL = ReadMostly(baseURL)
     }
 
     /// The `iss` of `tenant`'s tokens (OpenID Connect Discovery § 3).
     public func issuer(for tenant: Tenant) -> String { "\(baseURL.read { $0 })/\(tenant.name)/v2.0" }
+
+    /// The public origin.
+    public var origin: String { baseURL.read { $0 } }
 
     /// Sets the public origin once the listening port is known (ephemeral ports in tests).
     public func setBaseURL(_ url: String) { baseURL.write { $0 = url } }
@@ -50,40 +58,19 @@ public final class TokenService: Sendable {
         return NewSession(family: family, refreshToken: refreshToken)
     }
 
-    /// Signs the access and ID tokens of a committed session.
+    /// Signs the access and ID tokens of a committed session, with the claims of the profile.
     func issue(
         context: ClientContext, user: User, family: TokenFamily, scopes: ScopeSet, refreshToken: String?
     ) throws -> IssuedTokens {
         let tenant = context.tenant
-        let key = try keyRing.signingKey(for: tenant)
-        let now = Int(clock.now().timeIntervalSince1970)
+        let subject = TokenSubject(
+            issuer: issuer(for: tenant), tenant: tenant, client: context.client, user: user, family: family,
+            scopes: scopes.values, issuedAt: Int(clock.now().timeIntervalSince1970))
+        let claims = profile.claims(for: subject)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .withoutEscapingSlashes
-
-        var claims = JWTClaims(
-            iss: issuer(for: tenant), sub: user.id, aud: context.client.id,
-            exp: now + tenant.settings.accessTokenLifetime, iat: now, nbf: now)
-        claims.authTime = Int(family.authTime.timeIntervalSince1970)
-        claims.amr = family.amr
-        claims.sid = family.id
-        claims.tid = tenant.id
-        claims.email = user.email
-        claims.emailVerified = user.emailVerified
-        claims.name = user.displayName
-        claims.preferredUsername = user.email
-
-        var accessClaims = claims
-        accessClaims.jti = SecureRandom.token(byteCount: 16)
-        accessClaims.scp = scopes.text
-        accessClaims.clientID = context.client.id
-        let accessToken = try JWT.sign(payload: Array(try encoder.encode(accessClaims)), key: key, type: "at+jwt")
-
-        var idToken: String?
-        if scopes.contains("openid") {
-            var idClaims = claims
-            idClaims.exp = now + tenant.settings.idTokenLifetime
-            idToken = try JWT.sign(payload: Array(try encoder.encode(idClaims)), key: key, type: "JWT")
-        }
+        let accessToken = try signer.sign(Array(try encoder.encode(claims.access)), type: "at+jwt", tenant: tenant)
+        let idToken = try claims.id.map { try signer.sign(Array(try encoder.encode($0)), type: "JWT", tenant: tenant) }
         return IssuedTokens(
             accessToken: accessToken, idToken: idToken, refreshToken: refreshToken, scopes: scopes.values,
             expiresIn: tenant.settings.accessTokenLifetime, subject: user.id, tenantID: tenant.id)
@@ -91,18 +78,23 @@ public final class TokenService: Sendable {
 
     /// Exchanges a refresh token (RFC 6749 § 6) for new tokens and a successor refresh token.
     ///
-    /// The presented token is marked rotated. Presenting it once more within the tenant's grace
-    /// window (two concurrent refreshes) yields one more successor; any other reuse revokes the whole
-    /// family and fails with ``AuthFailure/refreshTokenReused``.
+    /// The presented token is marked rotated. Inside the tenant's grace window (a lost answer), the
+    /// rotated token may be exchanged again only while its successor was never used; the new
+    /// successor then replaces the unused one, which stops working, so the family never has two
+    /// live branches. A rotated token whose successor was used, or one presented after the window,
+    /// is reuse: the whole family is revoked and the call fails with ``AuthFailure/refreshTokenReused``.
+    ///
+    /// `scope` may name any subset of the granted scopes, and the standard OpenID Connect scopes
+    /// (`openid`, `profile`, `email`, `offline_access`) even when the sign-in did not ask for them:
+    /// MSAL adds `openid profile offline_access` to every refresh.
     public func refresh(context: ClientContext, refreshToken: String?, scope: String?) throws -> IssuedTokens {
-        guard let refreshToken, !refreshToken.isEmpty else {
-            throw AuthFailure.invalidRequest("refresh_token is required")
-        }
+        guard let refreshToken, !refreshToken.isEmpty else { throw AuthFailure.missingParameter(.refreshToken) }
         guard refreshToken.utf8.count <= 512 else { throw AuthFailure.invalidRefreshToken }
         let presentedHash = Digest.sha256Hex(refreshToken)
         let successor = SecureRandom.token(byteCount: 32)
         let successorHash = Digest.sha256Hex(successor)
         let tenant = context.tenant
+        let requested = try scope.flatMap { $0.isEmpty ? nil : try ScopeSet($0, client: context.client) }
 
         enum Outcome {
             case issued(TokenFamily, User, ScopeSet)
@@ -115,39 +107,31 @@ public final class TokenService: Sendable {
                 family.tenantID == tenant.id, family.clientID == context.client.id
             else { throw AuthFailure.invalidRefreshToken }
             guard family.revokedAt == nil, family.expiresAt > now else { throw AuthFailure.refreshTokenRevoked }
-            if let rotatedAt = record.rotatedAt {
-                let grace = TimeInterval(tenant.settings.refreshReuseGraceSeconds)
-                // The window covers one lost answer (two concurrent refreshes): one re-exchange only,
-                // so a copied token cannot keep a second chain alive.
-                if grace <= 0 || now.timeIntervalSince(rotatedAt) > grace || record.graceReissued {
-                    try tx.revokeFamily(id: family.id, at: now)
-                    try tx.insert(
-                        AuditEvent(
-                            tenantID: tenant.id, at: now, kind: .refreshTokenReuse, userID: family.userID,
-                            clientID: context.client.id, remoteAddress: context.remoteAddress,
-                            detail: "session=\(family.id)"))
-                    return .reused
-                }
-            }
             guard let user = try tx.user(id: family.userID, tenantID: tenant.id), !user.disabled else {
                 throw AuthFailure.refreshTokenRevoked
             }
             let granted = ScopeSet(stored: family.scopes)
-            var scopes = granted
-            if let scope, !scope.isEmpty {
-                let requested = try ScopeSet(scope, client: context.client)
-                guard requested.values.allSatisfy(granted.contains) else {
-                    throw AuthFailure.invalidScope("a refresh cannot add scopes the session was not granted")
-                }
-                scopes = requested
+            if let requested,
+                !requested.values.allSatisfy({ granted.contains($0) || ScopeSet.openIDScopes.contains($0) })
+            {
+                throw AuthFailure.invalidScope("a refresh cannot add scopes the session was not granted")
             }
-            if record.rotatedAt == nil {
-                try tx.markRotated(hash: presentedHash, at: now)
-            } else {
-                try tx.markGraceReissued(hash: presentedHash)
+            let applied =
+                try tx.rotateRefreshToken(hash: presentedHash, successorHash: successorHash, at: now)
+                || replaceInsideGrace(
+                    tx, presentedHash: presentedHash, successorHash: successorHash, now: now,
+                    grace: TimeInterval(tenant.settings.refreshReuseGraceSeconds))
+            guard applied else {
+                try tx.revokeFamily(id: family.id, at: now)
+                try tx.insert(
+                    AuditEvent(
+                        tenantID: tenant.id, at: now, kind: .refreshTokenReuse, userID: family.userID,
+                        clientID: context.client.id, remoteAddress: context.remoteAddress,
+                        detail: "session=\(family.id)"))
+                return .reused
             }
             try tx.insert(RefreshTokenRecord(hash: successorHash, familyID: family.id, createdAt: now))
-            return .issued(family, user, scopes)
+            return .issued(family, user, requested ?? granted)
         }
         switch outcome {
         case .reused:
@@ -157,12 +141,25 @@ public final class TokenService: Sendable {
         }
     }
 
+    /// For a token that was already rotated: inside the grace window, swaps its never-used successor
+    /// for `successorHash`. `false` means reuse.
+    private func replaceInsideGrace(
+        _ tx: any StoreWriting, presentedHash: String, successorHash: String, now: Date, grace: TimeInterval
+    ) throws -> Bool {
+        // Re-read: the rotation that beat this request may have committed after the first read.
+        guard let record = try tx.refreshToken(hash: presentedHash), let rotatedAt = record.rotatedAt,
+            let current = record.successorHash
+        else { return false }
+        guard grace > 0, now.timeIntervalSince(rotatedAt) <= grace else { return false }
+        return try tx.replaceUnusedSuccessor(of: presentedHash, current: current, with: successorHash)
+    }
+
     /// Verifies an access token of `tenant` (RFC 6750 bearer) and returns its claims.
     /// - Throws: ``AuthFailure/invalidAccessToken``.
     public func verifyAccessToken(_ token: String, tenant: Tenant) throws -> JWTClaims {
         let payload: [UInt8]
         do {
-            payload = try JWT.verify(token) { kid in (try? keyRing.verificationKey(id: kid, tenant: tenant)) ?? nil }
+            payload = try signer.verify(token, tenant: tenant)
         } catch {
             throw AuthFailure.invalidAccessToken
         }

@@ -120,5 +120,50 @@ enum SQLiteSchema {
             CREATE INDEX token_families_expires ON token_families(expires_at);
             """),
         SQLiteMigration("003_flow_code_sends", "ALTER TABLE flows ADD COLUMN code_sends INTEGER NOT NULL DEFAULT 0;"),
+        // A flow's step data becomes one versioned JSON value (`FlowStateCodec`); flows in progress
+        // are carried over. Refresh tokens remember their successor, for the strict grace window.
+        SQLiteMigration(
+            "004_flow_state_and_successors",
+            """
+            CREATE TABLE flows_v4 (
+                id TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL,
+                client_id TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                step TEXT NOT NULL,
+                token_hash TEXT NOT NULL UNIQUE,
+                username TEXT NOT NULL,
+                user_id TEXT,
+                state TEXT NOT NULL,
+                expires_at INTEGER NOT NULL,
+                created_at INTEGER NOT NULL
+            );
+            INSERT INTO flows_v4 (id, tenant_id, client_id, kind, step, token_hash, username, user_id, state,
+                                  expires_at, created_at)
+            SELECT id, tenant_id, client_id, kind, step, token_hash, username, user_id,
+                json_object('v', 1, 'state', json_object(
+                    'support',
+                        (CASE WHEN instr(' ' || challenge_types || ' ', ' password ') > 0 THEN 1 ELSE 0 END)
+                        + (CASE WHEN instr(' ' || challenge_types || ' ', ' oob ') > 0 THEN 2 ELSE 0 END)
+                        + (CASE WHEN instr(' ' || challenge_types || ' ', ' redirect ') > 0 THEN 4 ELSE 0 END),
+                    'capabilities',
+                        (CASE WHEN instr(' ' || capabilities || ' ', ' mfa_required ') > 0 THEN 1 ELSE 0 END)
+                        + (CASE WHEN instr(' ' || capabilities || ' ', ' registration_required ') > 0 THEN 2 ELSE 0 END),
+                    'passwordHash', password_hash,
+                    'attributes', json(CASE WHEN json_valid(attributes) THEN attributes ELSE '{}' END),
+                    'code', json(CASE WHEN code_hash IS NULL OR code_expires_at IS NULL THEN 'null'
+                        ELSE json_object('hash', code_hash, 'expiresAt', code_expires_at, 'attempts', code_attempts) END),
+                    'codeSends', code_sends,
+                    'passwordAttempts', CASE WHEN step = 'password_requested' THEN code_attempts ELSE 0 END,
+                    'emailVerified', json(CASE WHEN email_verified <> 0 THEN 'true' ELSE 'false' END),
+                    'amr', json(CASE WHEN amr = '' THEN '[]' ELSE '["' || replace(amr, ' ', '","') || '"]' END))),
+                expires_at, created_at
+            FROM flows;
+            DROP TABLE flows;
+            ALTER TABLE flows_v4 RENAME TO flows;
+            CREATE INDEX flows_expires_at ON flows(expires_at);
+            ALTER TABLE refresh_tokens ADD COLUMN successor_hash TEXT;
+            ALTER TABLE refresh_tokens DROP COLUMN grace_reissued;
+            """),
     ]
 }

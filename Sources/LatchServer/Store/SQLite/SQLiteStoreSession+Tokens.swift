@@ -9,24 +9,38 @@ extension SQLiteStoreSession {
             RefreshTokenRecord(
                 hash: try row.requiredString("hash"), familyID: try row.requiredString("family_id"),
                 createdAt: try row.requiredDate("created_at"), rotatedAt: row.date("rotated_at"),
-                graceReissued: row.flag("grace_reissued"))
+                successorHash: row.string("successor_hash"))
         }
     }
 
     func insert(_ token: RefreshTokenRecord) throws {
         try run(
-            "INSERT INTO refresh_tokens (hash, family_id, created_at, rotated_at) VALUES (?, ?, ?, ?)",
-            [.text(token.hash), .text(token.familyID), SQLiteValue(token.createdAt), SQLiteValue(token.rotatedAt)])
+            "INSERT INTO refresh_tokens (hash, family_id, created_at, rotated_at, successor_hash) VALUES (?, ?, ?, ?, ?)",
+            [
+                .text(token.hash), .text(token.familyID), SQLiteValue(token.createdAt), SQLiteValue(token.rotatedAt),
+                token.successorHash.map { .text($0) } ?? .null,
+            ])
     }
 
-    func markGraceReissued(hash: String) throws {
-        try run("UPDATE refresh_tokens SET grace_reissued = 1 WHERE hash = ?", [.text(hash)])
-    }
-
-    func markRotated(hash: String, at date: Date) throws {
+    func rotateRefreshToken(hash: String, successorHash: String, at date: Date) throws -> Bool {
         try run(
-            "UPDATE refresh_tokens SET rotated_at = ? WHERE hash = ? AND rotated_at IS NULL",
-            [SQLiteValue(date), .text(hash)])
+            "UPDATE refresh_tokens SET rotated_at = ?, successor_hash = ? WHERE hash = ? AND rotated_at IS NULL",
+            [SQLiteValue(date), .text(successorHash), .text(hash)])
+        return connection.changes == 1
+    }
+
+    func replaceUnusedSuccessor(of hash: String, current currentSuccessorHash: String, with newSuccessorHash: String)
+        throws -> Bool
+    {
+        // The delete is the condition: it applies only while the successor is still unused.
+        try run(
+            "DELETE FROM refresh_tokens WHERE hash = ? AND rotated_at IS NULL",
+            [.text(currentSuccessorHash)])
+        guard connection.changes == 1 else { return false }
+        try run(
+            "UPDATE refresh_tokens SET successor_hash = ? WHERE hash = ? AND successor_hash = ?",
+            [.text(newSuccessorHash), .text(hash), .text(currentSuccessorHash)])
+        return connection.changes == 1
     }
 
     func tokenFamily(id: String) throws -> TokenFamily? {

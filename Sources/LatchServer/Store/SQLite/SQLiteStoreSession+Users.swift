@@ -45,15 +45,36 @@ extension SQLiteStoreSession {
         try run(
             """
             UPDATE users SET email = ?, email_verified = ?, password_hash = ?, display_name = ?, attributes = ?,
-                             disabled = ?, valid_since = ?, failed_sign_ins = ?, sign_in_blocked_until = ?
+                             disabled = ?, valid_since = ?
             WHERE id = ? AND tenant_id = ?
             """,
             [
                 .text(user.email), .integer(user.emailVerified ? 1 : 0), user.passwordHash.map { .text($0) } ?? .null,
                 user.displayName.map { .text($0) } ?? .null, SQLiteValue(json: user.attributes),
-                .integer(user.disabled ? 1 : 0), SQLiteValue(user.validSince), .integer(Int64(user.failedSignIns)),
-                SQLiteValue(user.signInBlockedUntil), .text(user.id), .text(user.tenantID),
+                .integer(user.disabled ? 1 : 0), SQLiteValue(user.validSince), .text(user.id), .text(user.tenantID),
             ])
+    }
+
+    func recordSignInFailure(userID: String) throws -> Int? {
+        try queryOne(
+            "UPDATE users SET failed_sign_ins = failed_sign_ins + 1 WHERE id = ? RETURNING failed_sign_ins",
+            [.text(userID)]
+        ).flatMap { $0.int("failed_sign_ins") }.map { Int($0) }
+    }
+
+    func delaySignIn(userID: String, until date: Date) throws {
+        try run(
+            "UPDATE users SET sign_in_blocked_until = max(coalesce(sign_in_blocked_until, 0), ?) WHERE id = ?",
+            [SQLiteValue(date), .text(userID)])
+    }
+
+    func clearSignInFailures(userID: String) throws {
+        try run(
+            """
+            UPDATE users SET failed_sign_ins = 0, sign_in_blocked_until = NULL
+            WHERE id = ? AND (failed_sign_ins <> 0 OR sign_in_blocked_until IS NOT NULL)
+            """,
+            [.text(userID)])
     }
 
     private func decodeUser(_ row: SQLiteRow) throws -> User {

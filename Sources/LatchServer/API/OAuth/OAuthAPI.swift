@@ -1,21 +1,26 @@
 import Foundation
 import LatchHTTP
-import LatchWire
 
-/// The OpenID Connect adapter: discovery (OpenID Connect Discovery 1.0 § 4), JWKS (RFC 7517 § 5)
-/// and userinfo (OpenID Connect Core § 5.3). The token endpoint is shared with native auth.
-final class OIDCAPI: Sendable {
+/// The OAuth 2.0 / OpenID Connect adapter: discovery (OpenID Connect Discovery 1.0 § 4), JWKS
+/// (RFC 7517 § 5) and userinfo (OpenID Connect Core § 5.3). The token endpoint is shared with
+/// native auth, whose envelope is a superset of RFC 6749 § 5.2.
+final class OAuthAPI: Sendable {
     let services: AuthServices
+    let renderer = OAuthRenderer()
     let log: ServerLog
     private let discoveryCache = ReadMostly<[String: [UInt8]]>([:])
+
+    /// The paths this family owns, for its route group.
+    static let prefixes = ["/{tenant}/v2.0", "/{tenant}/discovery", "/{tenant}/oidc", "/{tenant}/oauth2"]
 
     init(services: AuthServices, log: ServerLog) {
         self.services = services
         self.log = log
     }
 
-    /// Adds the routes to `router`.
+    /// Adds the group and its routes to `router`.
     func register(in router: inout Router) {
+        router.addGroup("oauth", prefixes: Self.prefixes, renderer: renderer)
         let api = self
         router.add("GET", "/{tenant}/v2.0/.well-known/openid-configuration") { request in
             api.discovery(request)
@@ -47,36 +52,29 @@ final class OIDCAPI: Sendable {
     private func userinfo(_ request: HTTPRequest) -> HTTPResponse {
         withTenant(request) { tenant in
             guard let header = request.headers["Authorization"], header.lowercased().hasPrefix("bearer ") else {
-                return HTTPResponse(
-                    status: 401, headers: HTTPHeaders([("WWW-Authenticate", "Bearer realm=\"\(tenant.name)\"")]))
+                return renderer.missingBearer(realm: tenant.name)
             }
             let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
-            let claims = try services.tokens.verifyAccessToken(token, tenant: tenant)
-            let session = try services.store.read { try $0.tokenFamily(id: claims.sid ?? "") }
-            guard let user = try services.store.read({ try $0.user(id: claims.sub, tenantID: tenant.id) }), !user.disabled,
-                session?.revokedAt == nil
-            else { throw AuthFailure.invalidAccessToken }
-            var body: [String: any Sendable] = ["sub": user.id, "email": user.email, "email_verified": user.emailVerified]
-            if let name = user.displayName { body["name"] = name }
-            body["preferred_username"] = user.email
+            let claims = try services.userinfo.claims(accessToken: token, tenant: tenant)
+            var body: [String: any Sendable] = [
+                "sub": claims.subject, "email": claims.email, "email_verified": claims.emailVerified,
+                "preferred_username": claims.preferredUsername,
+            ]
+            if let name = claims.name { body["name"] = name }
             return JSONBody.ok(body)
         }
     }
 
-    /// Resolves the tenant and renders failures as OAuth JSON errors.
+    /// Resolves the tenant and renders failures through ``OAuthRenderer``.
     private func withTenant(_ request: HTTPRequest, _ body: (Tenant) throws -> HTTPResponse) -> HTTPResponse {
-        let wire = WireContext(request)
-        let now = services.clock.now()
         do {
             let tenant = try services.directory.tenant(named: request.pathParameters["tenant"] ?? "")
             return try body(tenant)
-        } catch AuthFailure.unknownTenant {
-            return .json(404, JSONBody.object(["error": "invalid_tenant", "error_description": "The tenant does not exist."]))
         } catch let failure as AuthFailure {
-            return NativeAuthErrorTable.response(for: failure, context: wire, now: now)
+            return renderer.render(failure, for: request)
         } catch {
-            log.error("request \(wire.traceID) \(request.path) failed: \(error)")
-            return NativeAuthErrorTable.serverError(context: wire, now: now)
+            log.error("request failed", [("error", "\(error)")], request: request)
+            return renderer.serverError(for: request)
         }
     }
 
@@ -85,6 +83,8 @@ final class OIDCAPI: Sendable {
         let base = String(issuer.dropLast("/v2.0".count))
         return JSONBody.object([
             "issuer": issuer,
+            // MSAL's silent refresh requires authorization_endpoint, token_endpoint and issuer.
+            "authorization_endpoint": "\(base)/oauth2/v2.0/authorize",
             "token_endpoint": "\(base)/oauth2/v2.0/token",
             "jwks_uri": "\(base)/discovery/v2.0/keys",
             "userinfo_endpoint": "\(base)/oidc/userinfo",

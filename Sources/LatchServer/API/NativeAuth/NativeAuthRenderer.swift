@@ -2,21 +2,70 @@ import Foundation
 import LatchHTTP
 import LatchWire
 
-/// The one table that renders a domain ``AuthFailure`` on the native-auth (and OAuth token) wire:
-/// HTTP status, `error`, `suberror`, numeric `error_codes` and the extra members each carries.
-enum NativeAuthErrorTable {
-    /// The response for `failure`.
-    static func response(for failure: AuthFailure, context: WireContext, now: Date) -> HTTPResponse {
-        if case .browserRequired(let reason) = failure {
-            return JSONBody.ok(["challenge_type": "redirect", "redirect_reason": reason])
+/// The one place native-auth answers are rendered: every ``AuthFailure``, every next step that is
+/// an error on this wire (`credential_required`, `attributes_required`, `mfa_required`), the
+/// browser fallback, and the HTTP layer's own failures under the family's paths. Entra's envelope
+/// (`error`, `error_description`, `error_codes`, `suberror`, `timestamp`, `trace_id`,
+/// `correlation_id`), which is also a valid RFC 6749 § 5.2 error object, so standard OAuth clients
+/// of the shared token endpoint read it too.
+struct NativeAuthRenderer: ErrorRenderer {
+    let clock: any ServerClock
+
+    // MARK: - Next steps
+
+    /// `200 {"challenge_type":"redirect"}`: the client must continue in a browser.
+    static func browserRequired(_ reason: BrowserReason) -> HTTPResponse {
+        JSONBody.ok(["challenge_type": "redirect", "redirect_reason": reason.explanation])
+    }
+
+    /// Sign-up needs a password next (`credential_required`).
+    func passwordRequired(continuationToken: String, request: HTTPRequest) -> HTTPResponse {
+        render(
+            .init(
+                error: .credentialRequired, errorDescription: "A password is required to finish sign-up.",
+                errorCodes: [ServerErrorCode.credentialRequired], continuationToken: continuationToken),
+            status: 400, request: request)
+    }
+
+    /// Sign-up needs these attributes next (`attributes_required`).
+    func attributesRequired(continuationToken: String, attributes: [AttributeDefinition], request: HTTPRequest)
+        -> HTTPResponse
+    {
+        var envelope = NativeAuthErrorResponse(
+            error: .attributesRequired, errorDescription: "More attributes are required to finish sign-up.",
+            errorCodes: [ServerErrorCode.attributesRequired], continuationToken: continuationToken)
+        envelope.requiredAttributes = attributes.map {
+            RequiredAttribute(name: $0.name, type: $0.type, required: $0.required, options: $0.regex.map { .init(regex: $0) })
         }
+        return render(envelope, status: 400, request: request)
+    }
+
+    /// A second factor is needed (`invalid_grant` + `mfa_required` with the continuation token).
+    func secondFactorRequired(continuationToken: String, request: HTTPRequest) -> HTTPResponse {
+        render(
+            .init(
+                error: .invalidGrant, errorDescription: "A second factor is required to finish signing in.",
+                suberror: .mfaRequired, continuationToken: continuationToken),
+            status: 400, request: request)
+    }
+
+    // MARK: - Failures
+
+    /// The response for `failure`.
+    func render(_ failure: AuthFailure, for request: HTTPRequest) -> HTTPResponse {
         var status = 400
         var headers = HTTPHeaders()
         var envelope: NativeAuthErrorResponse
         switch failure {
-        case .invalidRequest(let message):
+        case .missingParameter(let parameter), .invalidParameter(let parameter):
+            // MSAL matches these descriptions literally (invalidUsername, unauthorizedClient).
             envelope = .init(
-                error: .invalidRequest, errorDescription: message, errorCodes: [ServerErrorCode.invalidRequestParameter])
+                error: .invalidRequest, errorDescription: "\(Self.wireName(of: parameter)) parameter is empty or not valid",
+                errorCodes: [ServerErrorCode.invalidRequestParameter])
+        case .outOfOrder(let message):
+            envelope = .init(
+                error: .invalidRequest, errorDescription: message,
+                errorCodes: [ServerErrorCode.invalidRequestParameter])
         case .unknownTenant:
             envelope = .init(
                 error: .invalidRequest, errorDescription: "The tenant does not exist.",
@@ -34,8 +83,6 @@ enum NativeAuthErrorTable {
         case .unsupportedGrantType(let grant):
             envelope = .init(
                 error: .unsupportedGrantType, errorDescription: "grant_type '\(grant.prefix(64))' is not supported here.")
-        case .browserRequired:
-            preconditionFailure("rendered above")
         case .userNotFound:
             envelope = .init(
                 error: .userNotFound, errorDescription: "No account has this username.",
@@ -54,7 +101,7 @@ enum NativeAuthErrorTable {
         case .passwordPolicy(let violation):
             envelope = .init(
                 error: .invalidGrant, errorDescription: violation.explanation, errorCodes: [ServerErrorCode.weakPassword],
-                suberror: suberror(for: violation))
+                suberror: Self.suberror(for: violation))
         case .invalidCode:
             envelope = .init(
                 error: .invalidGrant, errorDescription: "The code is incorrect.", errorCodes: [ServerErrorCode.invalidCode],
@@ -77,17 +124,6 @@ enum NativeAuthErrorTable {
             envelope = .init(
                 error: .expiredToken, errorDescription: "The continuation_token expired; start the flow again.",
                 errorCodes: [ServerErrorCode.expired])
-        case .credentialRequired(let token):
-            envelope = .init(
-                error: .credentialRequired, errorDescription: "A password is required to finish sign-up.",
-                errorCodes: [ServerErrorCode.credentialRequired], continuationToken: token)
-        case .attributesRequired(let token, let attributes):
-            envelope = .init(
-                error: .attributesRequired, errorDescription: "More attributes are required to finish sign-up.",
-                errorCodes: [ServerErrorCode.attributesRequired], continuationToken: token)
-            envelope.requiredAttributes = attributes.map {
-                RequiredAttribute(name: $0.name, type: $0.type, required: $0.required, options: $0.regex.map { .init(regex: $0) })
-            }
         case .invalidAttributes(let names):
             envelope = .init(
                 error: .invalidGrant, errorDescription: "Some attributes failed validation.",
@@ -122,30 +158,54 @@ enum NativeAuthErrorTable {
             envelope = .init(
                 error: NativeAuthErrorCode(rawValue: "invalid_token"), errorDescription: "The access token is not valid.")
         }
-        envelope.timestamp = WireContext.timestamp(now)
-        envelope.traceID = context.traceID
-        envelope.correlationID = context.correlationID
-        return .json(status, JSONBody.encode(envelope), headers: headers)
+        return render(envelope, status: status, request: request, headers: headers)
     }
 
-    /// The envelope for a request the HTTP layer refused (malformed body, wrong content type).
-    static func response(for error: HTTPError, context: WireContext, now: Date) -> HTTPResponse {
-        var envelope = NativeAuthErrorResponse(
-            error: .invalidRequest, errorDescription: error.message, errorCodes: [ServerErrorCode.invalidRequestParameter])
-        envelope.timestamp = WireContext.timestamp(now)
-        envelope.traceID = context.traceID
-        envelope.correlationID = context.correlationID
-        return .json(error.status, JSONBody.encode(envelope))
+    /// The envelope for a failure of the HTTP layer or router under native-auth paths (malformed
+    /// body, wrong content type, 404, 405, 413, 431, 500).
+    func render(_ error: HTTPError, for request: HTTPRequest) -> HTTPResponse {
+        if error.status >= 500 { return serverError(for: request) }
+        return render(
+            .init(error: .invalidRequest, errorDescription: error.message, errorCodes: [ServerErrorCode.invalidRequestParameter]),
+            status: error.status, request: request)
     }
 
     /// A server-side failure: no detail beyond the trace id.
-    static func serverError(context: WireContext, now: Date) -> HTTPResponse {
-        var envelope = NativeAuthErrorResponse(
-            error: .serverError, errorDescription: "The server failed to process the request; trace id \(context.traceID).")
-        envelope.timestamp = WireContext.timestamp(now)
-        envelope.traceID = context.traceID
-        envelope.correlationID = context.correlationID
-        return .json(500, JSONBody.encode(envelope))
+    func serverError(for request: HTTPRequest) -> HTTPResponse {
+        render(
+            .init(
+                error: .serverError,
+                errorDescription: "The server failed to process the request; trace id \(request.requestID)."),
+            status: 500, request: request)
+    }
+
+    private func render(
+        _ envelope: NativeAuthErrorResponse, status: Int, request: HTTPRequest, headers: HTTPHeaders = HTTPHeaders()
+    ) -> HTTPResponse {
+        var envelope = envelope
+        envelope.timestamp = WireContext.timestamp(clock.now())
+        envelope.traceID = request.requestID
+        envelope.correlationID = request.correlationID
+        return .json(status, JSONBody.encode(envelope), headers: headers)
+    }
+
+    /// The form parameter that carries `parameter` on this wire.
+    static func wireName(of parameter: AuthParameter) -> String {
+        switch parameter {
+        case .username: "username"
+        case .password: "password"
+        case .newPassword: "new_password"
+        case .clientID: "client_id"
+        case .continuationToken: "continuation_token"
+        case .grantType: "grant_type"
+        case .challengeType: "challenge_type"
+        case .oneTimeCode: "oob"
+        case .attributes: "attributes"
+        case .refreshToken: "refresh_token"
+        case .scope: "scope"
+        case .tenantName: "tenant"
+        case .email: "email"
+        }
     }
 
     private static func suberror(for violation: PasswordViolation) -> NativeAuthSuberror {

@@ -1,0 +1,39 @@
+import Foundation
+
+/// The claims the userinfo endpoint returns (OpenID Connect Core § 5.3.2).
+public struct UserinfoClaims: Sendable, Equatable {
+    /// The subject, equal to the tokens' `sub`.
+    public var subject: String
+    /// The e-mail address.
+    public var email: String
+    /// Whether the address was proven.
+    public var emailVerified: Bool
+    /// The display name, if any.
+    public var name: String?
+    /// The username shown to people (the e-mail address).
+    public var preferredUsername: String
+}
+
+/// The rules of userinfo (OpenID Connect Core § 5.3): the bearer access token must verify, its
+/// session must still be live, and its user must exist and not be disabled.
+public struct UserinfoService: Sendable {
+    let store: any Store
+    let tokens: TokenService
+
+    /// The claims for the bearer `accessToken` of `tenant`.
+    /// - Throws: ``AuthFailure/invalidAccessToken`` when the token is missing, invalid, or its
+    ///   session or user has ended.
+    public func claims(accessToken: String?, tenant: Tenant) throws -> UserinfoClaims {
+        guard let accessToken, !accessToken.isEmpty else { throw AuthFailure.invalidAccessToken }
+        let claims = try tokens.verifyAccessToken(accessToken, tenant: tenant)
+        let (session, user) = try store.read { tx in
+            (try tx.tokenFamily(id: claims.sid ?? ""), try tx.user(id: claims.sub, tenantID: tenant.id))
+        }
+        guard let user, !user.disabled, let session, session.revokedAt == nil, session.userID == user.id else {
+            throw AuthFailure.invalidAccessToken
+        }
+        return UserinfoClaims(
+            subject: user.id, email: user.email, emailVerified: user.emailVerified, name: user.displayName,
+            preferredUsername: user.email)
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// User accounts.
+public protocol AccountReading {
+    /// The user with this normalized e-mail in a tenant.
+    func user(email: String, tenantID: String) throws -> User?
+    /// The user with this id in a tenant.
+    func user(id: String, tenantID: String) throws -> User?
+    /// Users of a tenant, oldest first.
+    func users(tenantID: String, limit: Int) throws -> [User]
+    /// The user count of a tenant.
+    func userCount(tenantID: String) throws -> Int
+}
+
+/// Changes to user accounts. The failed-sign-in counter and delay change only through their own
+/// atomic statements, never through ``update(_:)``, so a concurrent profile change cannot undo a
+/// counted failure.
+public protocol AccountWriting: AccountReading {
+    /// Adds a user; ``StoreError/conflict`` if the e-mail is taken in the tenant.
+    func insert(_ user: User) throws
+    /// Replaces a user's profile and credential fields (everything but the sign-in failure state).
+    func update(_ user: User) throws
+    /// Adds one to the user's consecutive failed sign-ins, atomically.
+    /// - Returns: the new count, or `nil` when there is no such user.
+    func recordSignInFailure(userID: String) throws -> Int?
+    /// Delays the user's next sign-in until `date`, or later if a longer delay is already set.
+    func delaySignIn(userID: String, until date: Date) throws
+    /// Clears the failure count and any delay after a successful sign-in.
+    func clearSignInFailures(userID: String) throws
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Tenants, their clients and their signing keys.
+public protocol DirectoryReading {
+    /// The tenant with this path name.
+    func tenant(named name: String) throws -> Tenant?
+    /// The tenant with this id.
+    func tenant(id: String) throws -> Tenant?
+    /// Every tenant, by name.
+    func tenants() throws -> [Tenant]
+    /// A client of a tenant.
+    func client(id: String, tenantID: String) throws -> Client?
+    /// The clients of a tenant, by id.
+    func clients(tenantID: String) throws -> [Client]
+    /// Signing keys of a tenant, latest activation first.
+    func signingKeys(tenantID: String) throws -> [StoredSigningKey]
+}
+
+/// Changes to tenants, clients and signing keys.
+public protocol DirectoryWriting: DirectoryReading {
+    /// Adds a tenant; ``StoreError/conflict`` if the name is taken.
+    func insert(_ tenant: Tenant) throws
+    /// Adds a client; ``StoreError/conflict`` if the id is taken in the tenant.
+    func insert(_ client: Client) throws
+    /// Adds a signing key.
+    func insert(_ key: StoredSigningKey) throws
+    /// Marks every key of the tenant except `keepID` as superseded from `date` (the new key's activation).
+    func retireSigningKeys(tenantID: String, except keepID: String, at date: Date) throws
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// The transactional outbox and the audit trail.
+public protocol OutboxReading {
+    /// Outbox messages, newest first, optionally filtered.
+    func outboxMessages(tenantID: String?, recipient: String?, limit: Int) throws -> [OutboxMessage]
+    /// How many outbox messages of a tenant went to `recipient` later than `since`.
+    func outboxCount(tenantID: String, recipient: String, since: Date) throws -> Int
+    /// Undelivered outbox messages, oldest first.
+    func pendingOutboxMessages(limit: Int) throws -> [OutboxMessage]
+    /// Audit events of a tenant, newest first.
+    func auditEvents(tenantID: String, limit: Int) throws -> [AuditEvent]
+}
+
+/// Changes to the outbox and the audit trail.
+public protocol OutboxWriting: OutboxReading {
+    /// Adds an outbox message.
+    func insert(_ message: OutboxMessage) throws
+    /// Marks outbox messages delivered; with `redact`, their body and code are erased.
+    func markDelivered(ids: [Int64], at date: Date, redact: Bool) throws
+    /// Adds an audit event.
+    func insert(_ event: AuditEvent) throws
+}
