@@ -14,6 +14,10 @@ extension CommandSpec {
             .valued("http-threads", "N", "HTTP worker threads (default: from the core count)."),
             .flag("dev", "Development mode: the latch-dev client exists and codes are logged."),
             .flag("emulator", "Firebase emulator endpoints (not available yet; runs as --dev)."),
+            .flag("tls", "Serve HTTPS (not available yet; serves plain HTTP with a warning)."),
+            .valued("tls-cert", "FILE", "PEM certificate chain for HTTPS; needs --tls-key."),
+            .valued("tls-key", "FILE", "PEM private key of --tls-cert; needs --tls-cert."),
+            .valued("log-format", "text|json", "Log lines as text (default) or JSON objects (json not available yet)."),
         ])
 
     /// `latchd tenant create`.

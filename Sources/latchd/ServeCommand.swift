@@ -19,6 +19,12 @@ enum ServeCommand {
         if options.emulator {
             configuration.log.warning("--emulator: the Firebase emulator endpoints are not available yet; running with --dev")
         }
+        if options.tls || options.tlsCertificateFile != nil {
+            configuration.log.warning("--tls: HTTPS is not available in this build yet; serving plain HTTP")
+        }
+        if options.logFormat == .json {
+            configuration.log.warning("--log-format json: not available in this build yet; logging text")
+        }
 
         let app = try LatchServerApp(configuration: configuration)
         try app.start()

@@ -11,6 +11,14 @@ struct ServeOptions: Sendable {
         case normal
     }
 
+    /// The values of `--log-format`.
+    enum LogFormat: String, Sendable {
+        /// One line of text per event.
+        case text
+        /// One JSON object per line.
+        case json
+    }
+
     /// `--listen HOST:PORT`, checked to be of that form.
     var listen: String?
     /// `--data-dir DIR`.
@@ -29,11 +37,25 @@ struct ServeOptions: Sendable {
     var development = false
     /// `--emulator` (the Firebase emulator endpoints; runs as `--dev` until they exist).
     var emulator = false
+    /// `--tls`: serve HTTPS. Parsed and kept here only: the server does not serve TLS yet, and
+    /// ``ServeCommand`` warns and serves plain HTTP. To be wired to the server configuration.
+    var tls = false
+    /// `--tls-cert FILE`: the PEM certificate chain to serve HTTPS with. Given together with
+    /// ``tlsKeyFile`` or not at all. Parsed and kept here only, to be wired to the server configuration.
+    var tlsCertificateFile: String?
+    /// `--tls-key FILE`: the PEM private key of ``tlsCertificateFile``. Given together with it or not
+    /// at all. Parsed and kept here only, to be wired to the server configuration.
+    var tlsKeyFile: String?
+    /// `--log-format text|json`; `nil` when not given (text). Parsed and kept here only: the server
+    /// logs text, and ``ServeCommand`` warns when `json` is asked for. To be wired to the server configuration.
+    var logFormat: LogFormat?
+
     /// The defaults: nothing given.
     init() {}
 
     /// Reads and checks the options of `arguments`.
-    /// - Throws: ``UsageError`` naming the option with a malformed value.
+    /// - Throws: ``UsageError`` naming the option with a malformed value, or the missing half of
+    ///   `--tls-cert` / `--tls-key`.
     init(_ arguments: Arguments) throws {
         if let listen = arguments.value("listen") {
             var probe = LatchServerConfiguration()
@@ -62,5 +84,19 @@ struct ServeOptions: Sendable {
         }
         development = arguments.flag("dev")
         emulator = arguments.flag("emulator")
+        tls = arguments.flag("tls")
+        tlsCertificateFile = arguments.value("tls-cert")
+        tlsKeyFile = arguments.value("tls-key")
+        switch (tlsCertificateFile, tlsKeyFile) {
+        case (_?, nil): throw UsageError("option '--tls-cert' needs '--tls-key FILE' too")
+        case (nil, _?): throw UsageError("option '--tls-key' needs '--tls-cert FILE' too")
+        default: break
+        }
+        if let value = arguments.value("log-format") {
+            guard let format = LogFormat(rawValue: value) else {
+                throw UsageError("option '--log-format' is 'text' or 'json', not '\(value)'")
+            }
+            logFormat = format
+        }
     }
 }
