@@ -18,6 +18,8 @@ struct CommandLineOptions: Sendable {
     var config: String?
     /// `--cache FILE`.
     var cache: String?
+    /// `--ca-file FILE`.
+    var certificateAuthorityFile: String?
     /// `--json`.
     var json = false
     /// `--email E`.
@@ -40,7 +42,7 @@ struct CommandLineOptions: Sendable {
     var helpSubject: Subcommand? { subcommand == .help ? helpTopic : subcommand }
 
     /// The options every subcommand takes that need a value.
-    static let globalValueOptions: Set<String> = ["--server", "--tenant", "--client-id", "--config", "--cache"]
+    static let globalValueOptions: Set<String> = ["--server", "--tenant", "--client-id", "--config", "--cache", "--ca-file"]
     private static let valueOptions: Set<String> =
         globalValueOptions.union(["--email", "--account", "--scope", "--attribute"])
     private static let flags: Set<String> = ["--json", "--help", "-h", "--password-stdin", "--force-refresh"]
@@ -169,6 +171,7 @@ struct CommandLineOptions: Sendable {
         case "--client-id": clientID = value
         case "--config": config = value
         case "--cache": cache = value
+        case "--ca-file": certificateAuthorityFile = value
         case "--email": email = value
         case "--account": account = value
         case "--scope":

@@ -38,6 +38,12 @@ extension HelpText {
                 or ~/.local/share/latch/credentials.json).
                 """),
         Option(
+            name: "--ca-file", value: "FILE",
+            summary: """
+                PEM file of certificate authorities to trust for https, in addition to the
+                system store.
+                """),
+        Option(
             name: "--json",
             summary: """
                 Print one JSON object per result on stdout; errors as {"error": {"code",
