@@ -38,8 +38,12 @@ struct CommandLineOptions: Sendable {
     /// The requested scopes, or `nil` for the SDK's defaults.
     var requestedScopes: [String]? { scopes.isEmpty ? nil : scopes }
 
-    /// The subcommand whose help to print, when help is asked for.
-    var helpSubject: Subcommand? { subcommand == .help ? helpTopic : subcommand }
+    /// The subcommand whose help to print, when help is asked for; `nil` for the full help
+    /// (`latch help`, `latch --help`). `latch help --help` asks for the help of `help`.
+    var helpSubject: Subcommand? {
+        guard subcommand == .help else { return subcommand }
+        return helpTopic ?? (help ? .help : nil)
+    }
 
     /// The options every subcommand takes that need a value.
     static let globalValueOptions: Set<String> = ["--server", "--tenant", "--client-id", "--config", "--cache", "--ca-file"]
