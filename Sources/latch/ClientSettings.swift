@@ -5,7 +5,8 @@ import Latch
 /// command-line options, the environment (`LATCH_SERVER`, `LATCH_TENANT`, `LATCH_CLIENT_ID`,
 /// `LATCH_CACHE`), the config file (`--config FILE`, else `$XDG_CONFIG_HOME/latch/config.json` or
 /// `~/.config/latch/config.json`, a JSON object with `server`, `tenant` and `client_id`), and the
-/// development defaults `http://127.0.0.1:8080`, `default`, `latch-dev`.
+/// development defaults `http://127.0.0.1:8080`, `default`, `latch-dev`. Certificate authorities
+/// come from `--ca-file FILE` only.
 struct ClientSettings: Sendable {
     /// The server origin.
     let serverURL: URL
@@ -15,6 +16,9 @@ struct ClientSettings: Sendable {
     let clientID: String
     /// The credential file.
     let cachePath: String
+    /// PEM file of certificate authorities to trust for https, in addition to the system store
+    /// (`--ca-file FILE`, an absolute path, checked to be a readable file); `nil` when not given.
+    let certificateAuthorityFile: String?
 
     /// The default server origin.
     static let defaultServer = "http://127.0.0.1:8080"
@@ -56,6 +60,21 @@ struct ClientSettings: Sendable {
         } else {
             cachePath = FileCredentialStore.defaultPath(environment: environment)
         }
+        certificateAuthorityFile = try options.certificateAuthorityFile.map(Self.readableFile)
+    }
+
+    /// `path` made absolute, once it is known to name a readable regular file.
+    /// - Throws: ``UsageError`` naming `--ca-file` and the path otherwise.
+    private static func readableFile(_ path: String) throws -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) else {
+            throw UsageError("option '--ca-file': no file '\(path)'")
+        }
+        guard !isDirectory.boolValue, FileManager.default.isReadableFile(atPath: absolute) else {
+            throw UsageError("option '--ca-file': '\(path)' is not a readable file")
+        }
+        return absolute
     }
 
     /// The SDK configuration for these settings, with a file credential store at ``cachePath``.

@@ -1,10 +1,13 @@
 /// The parsed command line: `latch [GLOBAL OPTIONS] SUBCOMMAND [OPTIONS]`. Options may come before
-/// or after the subcommand; `--name value` and `--name=value` are both accepted.
+/// or after the subcommand; `--name value` and `--name=value` are both accepted. `--help` or `-h`
+/// anywhere (before a `--`) asks for the help of the subcommand and nothing else.
 struct CommandLineOptions: Sendable {
     /// The subcommand, or `nil` when none was given.
     var subcommand: Subcommand?
     /// `--help` / `-h`.
     var help = false
+    /// The subcommand named after `help` (`latch help signin`), whose help is asked for.
+    var helpTopic: Subcommand?
     /// `--server URL`.
     var server: String?
     /// `--tenant T`.
@@ -15,6 +18,8 @@ struct CommandLineOptions: Sendable {
     var config: String?
     /// `--cache FILE`.
     var cache: String?
+    /// `--ca-file FILE`.
+    var certificateAuthorityFile: String?
     /// `--json`.
     var json = false
     /// `--email E`.
@@ -33,15 +38,42 @@ struct CommandLineOptions: Sendable {
     /// The requested scopes, or `nil` for the SDK's defaults.
     var requestedScopes: [String]? { scopes.isEmpty ? nil : scopes }
 
-    private static let globalValueOptions: Set<String> = ["--server", "--tenant", "--client-id", "--config", "--cache"]
+    /// The subcommand whose help to print, when help is asked for; `nil` for the full help
+    /// (`latch help`, `latch --help`). `latch help --help` asks for the help of `help`.
+    var helpSubject: Subcommand? {
+        guard subcommand == .help else { return subcommand }
+        return helpTopic ?? (help ? .help : nil)
+    }
+
+    /// The options every subcommand takes that need a value.
+    static let globalValueOptions: Set<String> = ["--server", "--tenant", "--client-id", "--config", "--cache", "--ca-file"]
     private static let valueOptions: Set<String> =
         globalValueOptions.union(["--email", "--account", "--scope", "--attribute"])
     private static let flags: Set<String> = ["--json", "--help", "-h", "--password-stdin", "--force-refresh"]
 
     /// Parses `arguments` (without the program name).
     /// - Throws: ``UsageError`` for an unknown subcommand or option, a missing value, or an option
-    ///   the subcommand does not take.
+    ///   the subcommand does not take; it names the culprit and carries the subcommand's usage.
     static func parse(_ arguments: [String]) throws -> CommandLineOptions {
+        let named = namedSubcommands(arguments)
+        do {
+            if arguments.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
+                var options = CommandLineOptions()
+                options.help = true
+                options.subcommand = try named.first.map(subcommand)
+                if options.subcommand == .help { options.helpTopic = try named.dropFirst().first.map(subcommand) }
+                return options
+            }
+            return try parseStrictly(arguments, naming: named.first.flatMap { Subcommand(rawValue: $0) })
+        } catch let error as UsageError where error.usage == nil {
+            let usage = named.first.flatMap { Subcommand(rawValue: $0) }.map(HelpText.usage) ?? HelpText.usage
+            throw UsageError(error.message, usage: usage)
+        }
+    }
+
+    /// Parses `arguments` without help asked for; errors name the subcommand `named` when known.
+    private static func parseStrictly(_ arguments: [String], naming named: Subcommand?) throws -> CommandLineOptions {
+        let context = named.map { " for 'latch \($0.rawValue)'" } ?? ""
         var options = CommandLineOptions()
         var used: [String] = []
         var index = 0
@@ -53,12 +85,13 @@ struct CommandLineOptions: Sendable {
                 optionsEnded = true
                 continue
             }
-            guard !optionsEnded, argument.hasPrefix("-"), argument != "-" else {
-                guard options.subcommand == nil else { throw UsageError("unexpected argument '\(argument)'") }
-                guard let subcommand = Subcommand(rawValue: argument) else {
-                    throw UsageError("unknown subcommand '\(argument)'; run 'latch --help'")
+            guard !optionsEnded, isOption(argument) else {
+                if options.subcommand == .help, options.helpTopic == nil {
+                    options.helpTopic = try subcommand(argument)
+                    continue
                 }
-                options.subcommand = subcommand
+                guard options.subcommand == nil else { throw UsageError("unexpected argument '\(argument)'\(context)") }
+                options.subcommand = try subcommand(argument)
                 continue
             }
             var name = argument
@@ -68,33 +101,65 @@ struct CommandLineOptions: Sendable {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             if flags.contains(name) {
-                guard inlineValue == nil else { throw UsageError("option \(name) takes no value") }
-                try options.setFlag(name)
+                guard inlineValue == nil else { throw UsageError("option '\(name)' takes no value") }
+                options.setFlag(name)
             } else if valueOptions.contains(name) {
                 let value: String
                 if let inlineValue {
                     value = inlineValue
                 } else {
-                    guard index < arguments.count else { throw UsageError("option \(name) needs a value") }
+                    guard index < arguments.count, !isOption(arguments[index]) else {
+                        throw UsageError("option '\(name)' needs a value")
+                    }
                     value = arguments[index]
                     index += 1
                 }
                 try options.setValue(name, value)
             } else {
-                throw UsageError("unknown option '\(name)'; run 'latch --help'")
+                throw UsageError("unknown option '\(name)'\(context)")
             }
             used.append(name)
         }
-        if let subcommand = options.subcommand, !options.help {
+        if let subcommand = options.subcommand {
             let allowed = subcommand.allowedOptions.union(globalValueOptions).union(["--json", "--help", "-h"])
             if let stray = used.first(where: { !allowed.contains($0) }) {
-                throw UsageError("option \(stray) does not apply to 'latch \(subcommand.rawValue)'")
+                throw UsageError("option '\(stray)' does not apply to 'latch \(subcommand.rawValue)'")
             }
         }
         return options
     }
 
-    private mutating func setFlag(_ name: String) throws {
+    /// Whether `word` is an option (a value starting with `-` is written `--name=-value`).
+    private static func isOption(_ word: String) -> Bool {
+        word.hasPrefix("-") && word != "-"
+    }
+
+    /// The subcommand spelled `word`.
+    private static func subcommand(_ word: String) throws -> Subcommand {
+        guard let subcommand = Subcommand(rawValue: word) else {
+            throw UsageError("unknown subcommand '\(word)'", usage: HelpText.usage)
+        }
+        return subcommand
+    }
+
+    /// The words of `arguments` that are neither options nor their values, up to a `--`: the
+    /// subcommand first (and, after `help`, the subcommand whose help is asked for).
+    private static func namedSubcommands(_ arguments: [String]) -> [String] {
+        var words: [String] = []
+        var index = 0
+        while index < arguments.count, arguments[index] != "--" {
+            let argument = arguments[index]
+            if !isOption(argument) {
+                words.append(argument)
+            } else if valueOptions.contains(argument) {
+                index += 1
+            }
+            index += 1
+        }
+        return words
+    }
+
+    private mutating func setFlag(_ name: String) {
         switch name {
         case "--json": json = true
         case "--help", "-h": help = true
@@ -110,15 +175,16 @@ struct CommandLineOptions: Sendable {
         case "--client-id": clientID = value
         case "--config": config = value
         case "--cache": cache = value
+        case "--ca-file": certificateAuthorityFile = value
         case "--email": email = value
         case "--account": account = value
         case "--scope":
             let parts = value.split(separator: " ").map(String.init)
-            guard !parts.isEmpty else { throw UsageError("option --scope needs a non-empty value") }
+            guard !parts.isEmpty else { throw UsageError("option '--scope' needs a non-empty value") }
             scopes.append(contentsOf: parts)
         default:
             guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
-                throw UsageError("option --attribute needs NAME=VALUE, got '\(value)'")
+                throw UsageError("option '--attribute' needs NAME=VALUE, got '\(value)'")
             }
             attributes[String(value[..<equals])] = String(value[value.index(after: equals)...])
         }

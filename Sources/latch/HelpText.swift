@@ -1,36 +1,20 @@
-/// The text of `latch --help`.
+/// The help texts of `latch`: `latch --help` and `latch SUBCOMMAND --help`, and the usage lines
+/// printed after a usage error.
 enum HelpText {
     /// The full help, ending with the exit-status table.
     static var full: String {
         let exits = ExitCode.allCases.map { "  \($0.rawValue)    \($0.summary)" }.joined(separator: "\n")
+        let subcommands = Subcommand.allCases.map { ($0.rawValue, $0.summary) }
         return """
             USAGE: latch [--server URL] [--tenant T] [--client-id ID] [OPTIONS] SUBCOMMAND [OPTIONS]
 
             Sign up, sign in and get tokens from a Latch server (latchd).
 
             SUBCOMMANDS:
-              signup           Create an account: e-mail, password, the e-mailed code (and any
-                               attributes the server asks for); then signs in.
-              signin           Sign in: e-mail, then the password or an e-mailed code, as the server decides.
-              reset-password   E-mail, the e-mailed code, a new password; then signs in.
-              token            Print an access token for the account, refreshing it silently when needed.
-              whoami           Print the claims of the account's ID token.
-              accounts         List stored accounts and their session state.
-              signout          Remove the account and its tokens from this machine.
-              help             Show this help.
+            \(table(subcommands))
 
             GLOBAL OPTIONS:
-              --server URL       Server origin (env LATCH_SERVER; default \(ClientSettings.defaultServer)).
-              --tenant T         Tenant (env LATCH_TENANT; default \(ClientSettings.defaultTenant)).
-              --client-id ID     Client id (env LATCH_CLIENT_ID; default \(ClientSettings.defaultClientID)).
-              --config FILE      JSON file {"server": ..., "tenant": ..., "client_id": ...}
-                                 (default $XDG_CONFIG_HOME/latch/config.json or ~/.config/latch/config.json).
-                                 Options beat the environment, which beats the file.
-              --cache FILE       Credential file (env LATCH_CACHE; default $XDG_DATA_HOME/latch/credentials.json
-                                 or ~/.local/share/latch/credentials.json).
-              --json             Print one JSON object per result on stdout; errors as {"error": {"code",
-                                 "name", "message", "recovery", ...}} on stdout too.
-              -h, --help         Show this help.
+            \(table(globalOptions.map { ($0.spelling, $0.summary) }))
 
             SIGNUP / SIGNIN / RESET-PASSWORD OPTIONS:
               --email E          The e-mail address (else env LATCH_EMAIL, else a prompt).
@@ -44,15 +28,58 @@ enum HelpText {
               --scope S          token only: request scope S (repeatable).
               --force-refresh    token only: refresh even when the cached token is still valid.
 
+            Run 'latch SUBCOMMAND --help' (or -h) for one subcommand; help signs in, sends and
+            writes nothing.
+
             INPUT:
-              Prompts are written to stderr. Passwords typed at a terminal are not echoed. When
-              standard input is not a terminal, every prompt reads its answer as one line from
-              standard input, in order (signup: e-mail, password, code; signin: e-mail, then
-              password or code; reset-password: e-mail, code, new password), skipping answers
-              given by options or the environment.
+            \(input)
 
             EXIT STATUS:
             \(exits)
             """
     }
+
+    /// What a usage error without a subcommand prints after the message.
+    static var usage: String {
+        "USAGE: latch [GLOBAL OPTIONS] SUBCOMMAND [OPTIONS]\nRun 'latch --help' for the subcommands and options."
+    }
+
+    /// What a usage error of `subcommand` prints after the message.
+    static func usage(_ subcommand: Subcommand) -> String {
+        synopsis(subcommand) + "\nRun 'latch \(subcommand.rawValue) --help' for what each option does."
+    }
+
+    /// The text of `latch SUBCOMMAND --help`.
+    static func help(_ subcommand: Subcommand) -> String {
+        var sections = [synopsis(subcommand), subcommand.summary.replacing("\n", with: " ")]
+        let own = options(of: subcommand)
+        if !own.isEmpty { sections.append("OPTIONS:\n" + table(own.map { ($0.spelling, $0.summary) })) }
+        if [.signup, .signin, .resetPassword].contains(subcommand) {
+            sections.append("Env LATCH_PASSWORD and LATCH_CODE answer the password and code prompts.\n\nINPUT:\n" + input)
+        }
+        sections.append("GLOBAL OPTIONS:\n" + table(globalOptions.map { ($0.spelling, $0.summary) }))
+        sections.append("Run 'latch --help' for every subcommand and the exit statuses.")
+        return sections.joined(separator: "\n\n")
+    }
+
+    /// `USAGE: latch signin [--email E] [--password-stdin] [--scope S]... [GLOBAL OPTIONS]`.
+    private static func synopsis(_ subcommand: Subcommand) -> String {
+        let own = options(of: subcommand).map { "[\($0.spelling)]" + ($0.repeatable ? "..." : "") }
+        let operand = subcommand == .help ? ["[SUBCOMMAND]"] : []
+        return (["USAGE: latch", subcommand.rawValue] + operand + own + ["[GLOBAL OPTIONS]"]).joined(separator: " ")
+    }
+
+    /// The subcommand-specific options of `subcommand`, in help order.
+    private static func options(of subcommand: Subcommand) -> [Option] {
+        subcommandOptions.filter { subcommand.allowedOptions.contains($0.name) }
+    }
+
+    /// How prompts read their answers.
+    private static let input = """
+          Prompts are written to stderr. Passwords typed at a terminal are not echoed. When
+          standard input is not a terminal, every prompt reads its answer as one line from
+          standard input, in order (signup: e-mail, password, code; signin: e-mail, then
+          password or code; reset-password: e-mail, code, new password), skipping answers
+          given by options or the environment.
+        """
 }

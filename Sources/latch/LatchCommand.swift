@@ -11,11 +11,11 @@ enum LatchCommand {
         do {
             let options = try CommandLineOptions.parse(arguments)
             if options.help || options.subcommand == .help {
-                OutputPrinter.standardOutput(HelpText.full)
+                OutputPrinter.standardOutput(options.helpSubject.map(HelpText.help) ?? HelpText.full)
                 return ExitCode.success.rawValue
             }
             guard let subcommand = options.subcommand else {
-                throw UsageError("no subcommand given; run 'latch --help'")
+                throw UsageError("no subcommand given", usage: HelpText.usage)
             }
             let settings = try ClientSettings(options: options, environment: environment)
             let context = CommandContext(
@@ -31,7 +31,7 @@ enum LatchCommand {
             }
         } catch let error as UsageError {
             output.failure(
-                human: "latch: \(error.message)",
+                human: "latch: \(error.message)" + (error.usage.map { "\n\n" + $0 } ?? ""),
                 json: [
                     "name": .string("ERROR_USAGE"), "message": .string(error.message),
                     "exit_code": .int(Int(ExitCode.usage.rawValue)),
@@ -54,7 +54,7 @@ enum LatchCommand {
         case .whoami: try await WhoAmICommand(context: context).run()
         case .accounts: try await AccountsCommand(context: context).run()
         case .signout: try await SignOutCommand(context: context).run()
-        case .help: OutputPrinter.standardOutput(HelpText.full)
+        case .help: OutputPrinter.standardOutput(context.options.helpSubject.map(HelpText.help) ?? HelpText.full)
         }
     }
 }

@@ -17,6 +17,21 @@ enum Subcommand: String, CaseIterable, Sendable {
     /// Print the help text.
     case help
 
+    /// What the subcommand does, for the help; may span lines.
+    var summary: String {
+        switch self {
+        case .signup:
+            "Create an account: e-mail, password, the e-mailed code (and any\nattributes the server asks for); then signs in."
+        case .signin: "Sign in: e-mail, then the password or an e-mailed code, as the server decides."
+        case .resetPassword: "E-mail, the e-mailed code, a new password; then signs in."
+        case .token: "Print an access token for the account, refreshing it silently when needed."
+        case .whoami: "Print the claims of the account's ID token."
+        case .accounts: "List stored accounts and their session state."
+        case .signout: "Remove the account and its tokens from this machine."
+        case .help: "Show the help, or the help of SUBCOMMAND."
+        }
+    }
+
     /// The subcommand-specific options this subcommand accepts (global options are always accepted).
     var allowedOptions: Set<String> {
         switch self {

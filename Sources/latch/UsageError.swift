@@ -2,9 +2,12 @@
 struct UsageError: Error, Sendable {
     /// What is wrong, as shown after `latch: `.
     let message: String
+    /// The usage shown after the message, or `nil` for none.
+    let usage: String?
 
-    /// Creates an error with `message`.
-    init(_ message: String) {
+    /// Creates an error with `message`, followed by `usage` when given.
+    init(_ message: String, usage: String? = nil) {
         self.message = message
+        self.usage = usage
     }
 }

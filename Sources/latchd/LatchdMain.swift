@@ -1,29 +1,74 @@
 import Foundation
 import LatchServer
 
-/// Dispatches `latchd` subcommands. Exit status: 0 success, 1 failure, 2 usage error.
+/// Dispatches `latchd` commands. Exit status: 0 success, 1 failure, 2 usage error. `--help` or `-h`
+/// anywhere among a command's arguments prints its help and does nothing else.
 enum LatchdMain {
-    static func run(_ words: [String], usage: String) -> Int32 {
-        guard let command = words.first, !["-h", "--help", "help"].contains(command) else {
-            FileHandleOutput.standardOutput(usage)
-            return words.isEmpty ? 2 : 0
+    static func run(_ words: [String]) -> Int32 {
+        guard let first = words.first else {
+            FileHandleOutput.standardError(CommandSpec.fullHelp)
+            return 2
+        }
+        if ["help", "--help", "-h"].contains(first) {
+            return help(words.dropFirst().filter { $0 != "--help" && $0 != "-h" })
+        }
+        let command: CommandSpec
+        let arguments: [String]
+        do {
+            switch try CommandLineRoute(words) {
+            case .command(let found, let rest):
+                (command, arguments) = (found, rest)
+            case .group(let group):
+                guard Arguments.asksForHelp(words) else {
+                    let names = CommandSpec.commands(in: group).compactMap(\.words.last).joined(separator: " or ")
+                    throw UsageError("'\(group)' needs a command: \(names)", usage: CommandSpec.groupUsage(group))
+                }
+                FileHandleOutput.standardOutput(CommandSpec.groupHelp(group))
+                return 0
+            }
+        } catch {
+            return report(error, usage: CommandSpec.fullHelp)
+        }
+        if Arguments.asksForHelp(arguments) {
+            FileHandleOutput.standardOutput(command.help)
+            return 0
         }
         do {
-            switch command {
-            case "serve":
-                return try ServeCommand.run(try Arguments(words, valued: ServeCommand.options))
-            case "tenant", "client", "user", "keys", "outbox", "audit":
-                return try AdminCommands.run(command, try Arguments(words, valued: AdminCommands.options))
-            default:
-                throw UsageError("unknown command '\(command)'")
+            let parsed = try Arguments(arguments, for: command)
+            if command.name == CommandSpec.serve.name { return try ServeCommand.run(ServeOptions(parsed)) }
+            return try AdminCommands.run(command, parsed)
+        } catch {
+            return report(error, usage: command.usage)
+        }
+    }
+
+    /// `latchd help [COMMAND]`: the full help, or the help of COMMAND.
+    private static func help(_ words: [String]) -> Int32 {
+        guard !words.isEmpty else {
+            FileHandleOutput.standardOutput(CommandSpec.fullHelp)
+            return 0
+        }
+        do {
+            switch try CommandLineRoute(words) {
+            case .command(let command, _): FileHandleOutput.standardOutput(command.help)
+            case .group(let group): FileHandleOutput.standardOutput(CommandSpec.groupHelp(group))
             }
-        } catch let error as UsageError {
-            FileHandleOutput.standardError("latchd: \(error.description)\n\n\(usage)")
+            return 0
+        } catch {
+            return report(error, usage: CommandSpec.fullHelp)
+        }
+    }
+
+    /// Prints `error` to standard error (a usage error followed by `usage`, or its own) and returns the exit status.
+    private static func report(_ error: any Error, usage: String) -> Int32 {
+        switch error {
+        case let error as UsageError:
+            FileHandleOutput.standardError("latchd: \(error.description)\n\n\(error.usage ?? usage)")
             return 2
-        } catch let failure as AuthFailure {
+        case let failure as AuthFailure:
             FileHandleOutput.standardError("latchd: \(describe(failure))\n")
             return 1
-        } catch {
+        default:
             FileHandleOutput.standardError("latchd: \(error)\n")
             return 1
         }

@@ -4,31 +4,26 @@ import LatchServer
 
 /// `latchd serve`: runs the server until SIGINT or SIGTERM, then drains in-flight requests.
 enum ServeCommand {
-    static let options: Set<String> = [
-        "listen", "data-dir", "config", "database-url", "public-url", "durability", "http-threads",
-    ]
-
-    static func run(_ arguments: Arguments) throws -> Int32 {
+    static func run(_ options: ServeOptions) throws -> Int32 {
+        if let url = options.databaseURL, !url.hasPrefix("sqlite:") {
+            throw UsageError("option '--database-url': only the embedded SQLite store is available in this build")
+        }
         var configuration = LatchServerConfiguration()
-        try configuration.apply(configFile: arguments.value("config"), environment: ProcessInfo.processInfo.environment)
-        if let listen = arguments.value("listen") { try configuration.setListen(listen) }
-        if let directory = arguments.value("data-dir") { configuration.dataDirectory = directory }
-        if let url = arguments.value("public-url") { configuration.publicURL = url }
-        if arguments.flag("dev") || arguments.flag("emulator") { configuration.development = true }
-        if let threads = arguments.value("http-threads") {
-            guard let count = Int(threads), count > 0 else { throw UsageError("--http-threads expects a positive number") }
-            configuration.httpThreads = count
-        }
-        switch arguments.value("durability") {
-        case nil, "full": break
-        case "normal": configuration.durable = false
-        case let other?: throw UsageError("--durability is 'full' or 'normal', not '\(other)'")
-        }
-        if let url = arguments.value("database-url"), !url.hasPrefix("sqlite:") {
-            throw UsageError("--database-url: only the embedded SQLite store is available in this build")
-        }
-        if arguments.flag("emulator") {
+        try configuration.apply(configFile: options.configFile, environment: ProcessInfo.processInfo.environment)
+        if let listen = options.listen { try configuration.setListen(listen) }
+        if let directory = options.dataDirectory { configuration.dataDirectory = directory }
+        if let url = options.publicURL { configuration.publicURL = url }
+        if options.development || options.emulator { configuration.development = true }
+        if let threads = options.httpThreads { configuration.httpThreads = threads }
+        if options.durability == .normal { configuration.durable = false }
+        if options.emulator {
             configuration.log.warning("--emulator: the Firebase emulator endpoints are not available yet; running with --dev")
+        }
+        if options.tls || options.tlsCertificateFile != nil {
+            configuration.log.warning("--tls: HTTPS is not available in this build yet; serving plain HTTP")
+        }
+        if options.logFormat == .json {
+            configuration.log.warning("--log-format json: not available in this build yet; logging text")
         }
 
         let app = try LatchServerApp(configuration: configuration)

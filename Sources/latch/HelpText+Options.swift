@@ -1,0 +1,77 @@
+/// The options as `latch --help` and `latch SUBCOMMAND --help` document them.
+extension HelpText {
+    /// One documented option.
+    struct Option: Sendable {
+        /// The spelling, `--email`.
+        let name: String
+        /// The placeholder of its value, or `nil` for a flag.
+        var value: String?
+        /// Whether it may be given more than once.
+        var repeatable = false
+        /// What it does; may span lines.
+        let summary: String
+
+        /// `--email E`.
+        var spelling: String { name + (value.map { " \($0)" } ?? "") }
+    }
+
+    /// The options every subcommand takes, in help order.
+    static let globalOptions: [Option] = [
+        Option(
+            name: "--server", value: "URL",
+            summary: "Server origin (env LATCH_SERVER; default \(ClientSettings.defaultServer))."),
+        Option(name: "--tenant", value: "T", summary: "Tenant (env LATCH_TENANT; default \(ClientSettings.defaultTenant))."),
+        Option(
+            name: "--client-id", value: "ID",
+            summary: "Client id (env LATCH_CLIENT_ID; default \(ClientSettings.defaultClientID))."),
+        Option(
+            name: "--config", value: "FILE",
+            summary: """
+                JSON file {"server": ..., "tenant": ..., "client_id": ...}
+                (default $XDG_CONFIG_HOME/latch/config.json or ~/.config/latch/config.json).
+                Options beat the environment, which beats the file.
+                """),
+        Option(
+            name: "--cache", value: "FILE",
+            summary: """
+                Credential file (env LATCH_CACHE; default $XDG_DATA_HOME/latch/credentials.json
+                or ~/.local/share/latch/credentials.json).
+                """),
+        Option(
+            name: "--ca-file", value: "FILE",
+            summary: """
+                PEM file of certificate authorities to trust for https, in addition to the
+                system store.
+                """),
+        Option(
+            name: "--json",
+            summary: """
+                Print one JSON object per result on stdout; errors as {"error": {"code",
+                "name", "message", "recovery", ...}} on stdout too.
+                """),
+        Option(name: "-h, --help", summary: "Show the help and do nothing else."),
+    ]
+
+    /// The options only some subcommands take (``Subcommand/allowedOptions``), in help order.
+    static let subcommandOptions: [Option] = [
+        Option(name: "--email", value: "E", summary: "The e-mail address (else env LATCH_EMAIL, else a prompt)."),
+        Option(name: "--password-stdin", summary: "Read the password as one line from standard input."),
+        Option(name: "--account", value: "EMAIL", summary: "The account (default: the only one, else the most recently used)."),
+        Option(
+            name: "--scope", value: "S", repeatable: true,
+            summary: "Request scope S (repeatable; default openid offline_access)."),
+        Option(name: "--attribute", value: "K=V", repeatable: true, summary: "A user attribute (repeatable)."),
+        Option(name: "--force-refresh", summary: "Refresh even when the cached token is still valid."),
+    ]
+
+    /// `rows` as two aligned columns under a two-space indent, the second at column 21 or right of
+    /// the widest first cell; summaries continue below themselves.
+    static func table(_ rows: [(String, String)]) -> String {
+        let column = max((rows.map(\.0.count).max() ?? 0) + 3, 19)
+        return rows.map { left, right in
+            let lines = right.split(separator: "\n", omittingEmptySubsequences: false)
+            let continuation = "\n" + String(repeating: " ", count: column + 2)
+            return "  " + left + String(repeating: " ", count: column - left.count) + lines.joined(separator: continuation)
+        }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,118 @@
+/// Every `latchd` command, with the options it declares.
+extension CommandSpec {
+    /// `latchd serve`.
+    static let serve = CommandSpec(
+        words: ["serve"],
+        summary: "Run the server until SIGINT or SIGTERM, then finish the requests in flight.",
+        options: [
+            .valued("listen", "HOST:PORT", "Address to listen on; port 0 picks a free one (default 127.0.0.1:8080)."),
+            .valued("data-dir", "DIR", "Database, master key and admin token (default ./latch-data)."),
+            .valued("config", "FILE", "JSON file of settings (listen, data_dir, public_url, dev, durable, ...)."),
+            .valued("database-url", "URL", "The store; only sqlite: (the embedded SQLite store) in this build."),
+            .valued("public-url", "URL", "Public origin for 'iss' and discovery (default: from --listen)."),
+            .valued("durability", "full|normal", "full: answer a write once it is on disk (default); normal: crash-safe."),
+            .valued("http-threads", "N", "HTTP worker threads (default: from the core count)."),
+            .flag("dev", "Development mode: the latch-dev client exists and codes are logged."),
+            .flag("emulator", "Firebase emulator endpoints (not available yet; runs as --dev)."),
+            .flag("tls", "Serve HTTPS (not available yet; serves plain HTTP with a warning)."),
+            .valued("tls-cert", "FILE", "PEM certificate chain for HTTPS; needs --tls-key."),
+            .valued("tls-key", "FILE", "PEM private key of --tls-cert; needs --tls-cert."),
+            .valued("log-format", "text|json", "Log lines as text (default) or JSON objects (json not available yet)."),
+        ])
+
+    /// `latchd tenant create`.
+    static let tenantCreate = CommandSpec(
+        words: ["tenant", "create"], operands: ["NAME"],
+        summary: "Create a tenant called NAME.",
+        options: [
+            .valued("name", "NAME", "The tenant name, instead of the NAME operand."),
+            .flag("enumeration-protection", "An unknown address and a wrong password get the same answer."),
+            .flag("require-password", "Require a password on sign-up."),
+            .valued("require-attribute", "NAME", "Require user attribute NAME on sign-up.", repeatable: true),
+            .valued(
+                "refresh-grace-seconds", "N", "Accept a rotated refresh token once more within N seconds (0 to 300; default 5)."),
+            dataDirectory,
+        ])
+
+    /// `latchd tenant list`.
+    static let tenantList = CommandSpec(
+        words: ["tenant", "list"], summary: "List the tenants.", options: [dataDirectory])
+
+    /// `latchd client create`.
+    static let clientCreate = CommandSpec(
+        words: ["client", "create"],
+        summary: "Create a public client.",
+        options: [
+            .valued("id", "ID", "The client id.", required: true),
+            tenant,
+            .valued("name", "NAME", "Display name (default: the id)."),
+            .valued("scope", "SCOPE", "A scope the client may request.", repeatable: true),
+            dataDirectory,
+        ])
+
+    /// `latchd client list`.
+    static let clientList = CommandSpec(
+        words: ["client", "list"], summary: "List the clients of a tenant.", options: [tenant, dataDirectory])
+
+    /// `latchd user create`.
+    static let userCreate = CommandSpec(
+        words: ["user", "create"],
+        summary: "Create a user.",
+        options: [
+            .valued("email", "ADDRESS", "The e-mail address.", required: true),
+            tenant,
+            .valued("name", "NAME", "Display name."),
+            .flag("password-stdin", "Read the password as one line from standard input (else none is set)."),
+            dataDirectory,
+        ])
+
+    /// `latchd user list`.
+    static let userList = CommandSpec(
+        words: ["user", "list"], summary: "List the users of a tenant.", options: [tenant, dataDirectory])
+
+    /// `latchd keys list`.
+    static let keysList = CommandSpec(
+        words: ["keys", "list"], summary: "List the signing keys of a tenant.", options: [tenant, dataDirectory])
+
+    /// `latchd keys rotate`.
+    static let keysRotate = CommandSpec(
+        words: ["keys", "rotate"],
+        summary: "Publish a new signing key; earlier keys stay published until their tokens expire.",
+        options: [
+            tenant,
+            .valued("algorithm", "ES256|RS256", "Algorithm of the new key (default ES256)."),
+            .flag("now", "Sign with the new key at once (e.g. the old one leaked), not after a delay."),
+            dataDirectory,
+        ])
+
+    /// `latchd outbox`.
+    static let outbox = CommandSpec(
+        words: ["outbox"],
+        summary: "Print the latest outgoing messages (one-time codes), newest first.",
+        options: [
+            .valued("tenant", "T", "Only messages of tenant T (default: every tenant)."),
+            .valued("to", "ADDRESS", "Only messages to ADDRESS."),
+            .valued("limit", "N", "At most N messages (default 10)."),
+            dataDirectory,
+        ])
+
+    /// `latchd audit`.
+    static let audit = CommandSpec(
+        words: ["audit"],
+        summary: "Print the latest audit events of a tenant, newest first.",
+        options: [tenant, .valued("limit", "N", "At most N events (default 20)."), dataDirectory])
+
+    /// Every command, in the order the help lists them.
+    static let all: [CommandSpec] = [
+        serve, tenantCreate, tenantList, clientCreate, clientList, userCreate, userList, keysList, keysRotate, outbox,
+        audit,
+    ]
+
+    /// The commands whose first word is `group`.
+    static func commands(in group: String) -> [CommandSpec] {
+        all.filter { $0.words.first == group }
+    }
+
+    private static let tenant = Option.valued("tenant", "T", "The tenant (default: default).")
+    private static let dataDirectory = Option.valued("data-dir", "DIR", "The server's data directory (default ./latch-data).")
+}

@@ -1,0 +1,102 @@
+import LatchServer
+
+/// The command line of `latchd serve`, parsed and checked before anything starts. ``ServeCommand``
+/// applies it over the config file and the environment.
+struct ServeOptions: Sendable {
+    /// The values of `--durability`.
+    enum Durability: String, Sendable {
+        /// Answer a write only once it is on disk.
+        case full
+        /// Crash-safe, but the last commits may be lost on power loss.
+        case normal
+    }
+
+    /// The values of `--log-format`.
+    enum LogFormat: String, Sendable {
+        /// One line of text per event.
+        case text
+        /// One JSON object per line.
+        case json
+    }
+
+    /// `--listen HOST:PORT`, checked to be of that form.
+    var listen: String?
+    /// `--data-dir DIR`.
+    var dataDirectory: String?
+    /// `--config FILE`.
+    var configFile: String?
+    /// `--database-url URL`.
+    var databaseURL: String?
+    /// `--public-url URL`.
+    var publicURL: String?
+    /// `--durability full|normal`.
+    var durability: Durability?
+    /// `--http-threads N`, a positive number.
+    var httpThreads: Int?
+    /// `--dev`.
+    var development = false
+    /// `--emulator` (the Firebase emulator endpoints; runs as `--dev` until they exist).
+    var emulator = false
+    /// `--tls`: serve HTTPS. Parsed and kept here only: the server does not serve TLS yet, and
+    /// ``ServeCommand`` warns and serves plain HTTP. To be wired to the server configuration.
+    var tls = false
+    /// `--tls-cert FILE`: the PEM certificate chain to serve HTTPS with. Given together with
+    /// ``tlsKeyFile`` or not at all. Parsed and kept here only, to be wired to the server configuration.
+    var tlsCertificateFile: String?
+    /// `--tls-key FILE`: the PEM private key of ``tlsCertificateFile``. Given together with it or not
+    /// at all. Parsed and kept here only, to be wired to the server configuration.
+    var tlsKeyFile: String?
+    /// `--log-format text|json`; `nil` when not given (text). Parsed and kept here only: the server
+    /// logs text, and ``ServeCommand`` warns when `json` is asked for. To be wired to the server configuration.
+    var logFormat: LogFormat?
+
+    /// The defaults: nothing given.
+    init() {}
+
+    /// Reads and checks the options of `arguments`.
+    /// - Throws: ``UsageError`` naming the option with a malformed value, or the missing half of
+    ///   `--tls-cert` / `--tls-key`.
+    init(_ arguments: Arguments) throws {
+        if let listen = arguments.value("listen") {
+            var probe = LatchServerConfiguration()
+            do {
+                try probe.setListen(listen)
+            } catch {
+                throw UsageError("option '--listen' expects HOST:PORT, got '\(listen)'")
+            }
+            self.listen = listen
+        }
+        dataDirectory = arguments.value("data-dir")
+        configFile = arguments.value("config")
+        databaseURL = arguments.value("database-url")
+        publicURL = arguments.value("public-url")
+        if let value = arguments.value("durability") {
+            guard let durability = Durability(rawValue: value) else {
+                throw UsageError("option '--durability' is 'full' or 'normal', not '\(value)'")
+            }
+            self.durability = durability
+        }
+        if let value = arguments.value("http-threads") {
+            guard let count = Int(value), count > 0 else {
+                throw UsageError("option '--http-threads' expects a positive number, not '\(value)'")
+            }
+            httpThreads = count
+        }
+        development = arguments.flag("dev")
+        emulator = arguments.flag("emulator")
+        tls = arguments.flag("tls")
+        tlsCertificateFile = arguments.value("tls-cert")
+        tlsKeyFile = arguments.value("tls-key")
+        switch (tlsCertificateFile, tlsKeyFile) {
+        case (_?, nil): throw UsageError("option '--tls-cert' needs '--tls-key FILE' too")
+        case (nil, _?): throw UsageError("option '--tls-key' needs '--tls-cert FILE' too")
+        default: break
+        }
+        if let value = arguments.value("log-format") {
+            guard let format = LogFormat(rawValue: value) else {
+                throw UsageError("option '--log-format' is 'text' or 'json', not '\(value)'")
+            }
+            logFormat = format
+        }
+    }
+}

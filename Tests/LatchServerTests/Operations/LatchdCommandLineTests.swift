@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The command line of the built `latchd`: help prints and does nothing else, and a mistake is a
+/// usage error (exit 2) that names the option. Every run is a child process in an empty temporary
+/// working directory, which must stay empty (no `latch-data`).
+@Suite("latchd command line")
+struct LatchdCommandLineTests {
+    /// Every command, by its words.
+    static let commands: [[String]] = [
+        ["serve"], ["tenant", "create"], ["tenant", "list"], ["client", "create"], ["client", "list"], ["user", "create"],
+        ["user", "list"], ["keys", "list"], ["keys", "rotate"], ["outbox"], ["audit"],
+    ]
+
+    @Test("COMMAND --help and -h print the command's help, exit 0 and create nothing", arguments: commands, ["--help", "-h"])
+    func commandHelp(command: [String], flag: String) throws {
+        let run = try LatchdRun(command + [flag])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("usage: latchd \(command.joined(separator: " "))"), "\(run.stdout)")
+        #expect(run.stdout.contains("--help"))
+        #expect(run.stderr.isEmpty, "\(run.stderr)")
+        #expect(run.created.isEmpty, "help created \(run.created)")
+    }
+
+    @Test(
+        "help anywhere among the arguments wins over the options, even wrong ones",
+        arguments: [
+            ["serve", "--listen", "127.0.0.1:0", "--dev", "--help"], ["serve", "--lisen", "-h"], ["tenant", "-h", "create"],
+            ["client", "--tenant", "acme", "create", "--id", "app", "--help"],
+            ["user", "create", "--email", "ada@example.com", "--password-stdin", "-h"],
+            ["keys", "rotate", "--now", "--help"], ["outbox", "--limit", "0", "-h"],
+        ])
+    func helpAnywhere(arguments: [String]) throws {
+        let run = try LatchdRun(arguments)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("usage: latchd "), "\(run.stdout)")
+        #expect(run.created.isEmpty, "help created \(run.created)")
+    }
+
+    @Test(
+        "latchd alone, help, --help, -h, help COMMAND and GROUP --help",
+        arguments: [
+            (["help"], "latchd keys rotate"), (["--help"], "latchd audit"), (["-h"], "latchd serve"),
+            (["help", "serve"], "--log-format text|json"), (["help", "tenant", "create"], "--refresh-grace-seconds N"),
+            (["tenant", "--help"], "latchd tenant list"), (["keys", "-h"], "latchd keys rotate"),
+        ])
+    func topLevelHelp(arguments: [String], expected: String) throws {
+        let run = try LatchdRun(arguments)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains(expected), "\(run.stdout)")
+        #expect(run.created.isEmpty)
+    }
+
+    @Test("latchd with no arguments prints the usage and exits 2")
+    func bare() throws {
+        let run = try LatchdRun([])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("latchd serve"))
+        #expect(run.created.isEmpty)
+    }
+
+    @Test("serve --help in an empty directory exits at once, binds nothing and creates nothing")
+    func serveHelpStartsNothing() throws {
+        let started = ContinuousClock.now
+        let run = try LatchdRun(["serve", "--dev", "--listen", "127.0.0.1:0", "--data-dir", "data", "--help"])
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("listening"), "\(run.stderr)")
+        #expect(run.stdout.contains("--tls-cert FILE"))
+        #expect(run.created.isEmpty, "serve --help created \(run.created)")
+    }
+
+    @Test(
+        "an unknown option, a missing or unwanted value, or a bad value exits 2 and names the option",
+        arguments: [
+            (["serve", "--lisen", "127.0.0.1:0"], "'--lisen' for 'serve'"), (["tenant", "list", "--bogus"], "'--bogus'"),
+            (["client", "create", "--id", "app", "--secret", "s"], "'--secret'"), (["outbox", "-x"], "'-x'"),
+            (["keys", "list", "--now"], "'--now' for 'keys list'"), (["audit", "--to", "ada@example.com"], "'--to'"),
+            (["serve", "--listen"], "'--listen' needs a value"), (["outbox", "--limit"], "'--limit' needs a value"),
+            (["serve", "--data-dir", "--dev"], "'--data-dir' needs a value"), (["serve", "--dev=yes"], "'--dev' takes no value"),
+            (["serve", "--log-format", "xml"], "'--log-format'"), (["serve", "--tls-cert", "cert.pem"], "'--tls-key"),
+            (["serve", "--tls", "--tls-key", "key.pem"], "'--tls-cert"),
+            (["serve", "--durability", "sometimes"], "'--durability'"),
+            (["serve", "--listen", "nowhere"], "'--listen'"), (["serve", "--http-threads", "0"], "'--http-threads'"),
+            (["serve", "extra"], "'extra'"), (["user", "create"], "'--email"), (["tenant", "create"], "NAME"),
+            (["keys", "rotate", "--algorithm", "HS256"], "'--algorithm'"), (["outbox", "--limit", "many"], "'--limit'"),
+            (["tenant"], "'tenant' needs a command"), (["tenant", "frob"], "'tenant frob'"),
+            (["frobnicate", "--help"], "'frobnicate'"),
+        ])
+    func usageErrors(arguments: [String], named: String) throws {
+        let run = try LatchdRun(arguments)
+        #expect(run.status == 2, "\(run.stdout) \(run.stderr)")
+        #expect(run.stderr.hasPrefix("latchd: "), "\(run.stderr)")
+        #expect(run.stderr.contains(named), "\(run.stderr)")
+        #expect(run.stderr.contains("usage: latchd "), "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+        #expect(run.created.isEmpty, "a usage error created \(run.created)")
+    }
+}
+
+/// One finished run of the built `latchd` in a fresh, empty working directory (removed afterwards),
+/// with standard input empty and the output kept outside that directory.
+private struct LatchdRun {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+    /// What the run left in its working directory.
+    let created: [String]
+
+    init(_ arguments: [String], timeout: Duration = .seconds(15)) throws {
+        let fileManager = FileManager.default
+        let base = fileManager.temporaryDirectory.appendingPathComponent("latchd-cli-\(UUID().uuidString)")
+        let directory = base.appendingPathComponent("cwd")
+        try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? fileManager.removeItem(at: base) }
+        let outputURL = base.appendingPathComponent("stdout")
+        let errorURL = base.appendingPathComponent("stderr")
+        guard fileManager.createFile(atPath: outputURL.path, contents: nil),
+            fileManager.createFile(atPath: errorURL.path, contents: nil)
+        else { throw LatchdProcessError("cannot create the output files in \(base.path)") }
+        let output = try FileHandle(forWritingTo: outputURL)
+        let errors = try FileHandle(forWritingTo: errorURL)
+
+        let process = Process()
+        process.executableURL = try LatchdProcess.executable()
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LATCH_") }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        try? output.close()
+        try? errors.close()
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline { usleep(5_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+
+        status = process.terminationStatus
+        stdout = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
+        stderr = (try? String(contentsOf: errorURL, encoding: .utf8)) ?? ""
+        created = (try? fileManager.contentsOfDirectory(atPath: directory.path)) ?? []
+    }
+}
