@@ -10,6 +10,9 @@ enum ServeCommand {
         }
         var configuration = LatchServerConfiguration()
         try configuration.apply(configFile: options.configFile, environment: ProcessInfo.processInfo.environment)
+        if let format = options.logFormat {
+            configuration.log = .standardError(format: format == .json ? .json : .text)
+        }
         if let listen = options.listen { try configuration.setListen(listen) }
         if let directory = options.dataDirectory { configuration.dataDirectory = directory }
         if let url = options.publicURL { configuration.publicURL = url }
@@ -21,9 +24,6 @@ enum ServeCommand {
         }
         if options.tls || options.tlsCertificateFile != nil {
             configuration.log.warning("--tls: HTTPS is not available in this build yet; serving plain HTTP")
-        }
-        if options.logFormat == .json {
-            configuration.log.warning("--log-format json: not available in this build yet; logging text")
         }
 
         let app = try LatchServerApp(configuration: configuration)
