@@ -54,7 +54,7 @@ let package = Package(
             name: "LatchServer",
             dependencies: ["LatchWire", "LatchHTTP", "LatchSQLite", "LatchCrypto"],
             swiftSettings: strictSettings),
-        .target(name: "LatchTesting", dependencies: ["LatchServer"], swiftSettings: strictSettings),
+        .target(name: "LatchTesting", dependencies: ["LatchServer", "LatchHTTP"], swiftSettings: strictSettings),
         .executableTarget(name: "latchd", dependencies: ["LatchServer"], swiftSettings: strictSettings),
 
         // MARK: - Tests

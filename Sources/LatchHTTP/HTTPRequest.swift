@@ -76,6 +76,19 @@ public struct HTTPRequest: Sendable {
         }
     }
 
+    /// Creates a request from a raw request target such as `/default/oauth2/v2.0/token?x=1`, split
+    /// and decoded as the server does; for answering requests without a socket (in-process tests).
+    public init(
+        method: String, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
+        remoteAddress: String = "127.0.0.1"
+    ) {
+        let requestID = HTTPRequest.makeRequestID()
+        self.init(
+            method: method, target: target, headers: headers, body: body, remoteAddress: remoteAddress,
+            requestID: requestID,
+            correlationID: Self.saneClientRequestID(headers["client-request-id"]) ?? RequestIDGenerator.shared.nextUUID())
+    }
+
     /// The query parameters, strictly: malformed percent-encoding, invalid UTF-8 or a repeated name
     /// throw ``HTTPError/badRequest(_:)`` (RFC 6749 §3.1 forbids repeated parameters).
     public func queryParameters() throws(HTTPError) -> [String: String] {

@@ -40,4 +40,14 @@ public struct HTTPResponse: Sendable {
     public static func text(_ status: Int, _ body: String, contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {
         HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", contentType)]), body: Array(body.utf8))
     }
+
+    /// This response with the headers the server adds to every answer it sends for `request`:
+    /// `x-request-id` and the `client-request-id` correlation id. The socket path adds the same
+    /// headers while queueing; this is for answers produced without a socket.
+    public func addingTraceHeaders(for request: HTTPRequest) -> HTTPResponse {
+        var response = self
+        response.headers.set("x-request-id", request.requestID)
+        response.headers.set("client-request-id", request.correlationID)
+        return response
+    }
 }

@@ -1,17 +1,34 @@
 import Foundation
 import LatchCrypto
+import LatchHTTP
 import LatchServer
 
-/// A real Latch server in the test process: real HTTP on an ephemeral loopback port, a real SQLite
-/// database in a temporary directory, an injectable ``TestClock`` and a readable outbox.
+/// A real Latch server in the test process: a real SQLite database in a temporary directory, an
+/// injectable ``TestClock`` and a readable outbox, reached over real HTTP on an ephemeral loopback
+/// port (``Mode/live``) or by calling its responder directly (``Mode/inProcess``), which is faster
+/// and needs no socket.
 ///
 /// ```swift
 /// let server = try LatchTestServer.start()
 /// defer { server.stop() }
 /// // point a client at server.baseURL, tenant "default", client "latch-dev"
 /// let code = try server.latestCode(to: "ada@example.com")
+///
+/// let local = try LatchTestServer.start(mode: .inProcess)
+/// let answer = local.handle(method: "GET", target: "/default/v2.0/.well-known/openid-configuration")
 /// ```
 public final class LatchTestServer: Sendable {
+    /// How tests reach the server.
+    public enum Mode: Sendable {
+        /// Real HTTP on an ephemeral loopback port: for the HTTP layer, the SDK and the CLI.
+        case live
+        /// No socket: requests go straight to the server's router, renderers and metrics. The
+        /// HTTP layer's own limits (413, 431, connection caps) are not in play.
+        case inProcess
+    }
+
+    /// How this server is reached.
+    public let mode: Mode
     /// The running server.
     public let app: LatchServerApp
     /// The clock the server uses.
@@ -30,18 +47,23 @@ public final class LatchTestServer: Sendable {
     /// The default tenant name.
     public let tenant = "default"
 
-    private init(app: LatchServerApp, clock: TestClock, dataDirectory: String, faults: FaultInjector) {
+    private init(app: LatchServerApp, mode: Mode, clock: TestClock, dataDirectory: String, faults: FaultInjector) {
         self.app = app
+        self.mode = mode
         self.clock = clock
         self.dataDirectory = dataDirectory
         self.faults = faults
     }
 
-    /// Starts a server in development mode on `127.0.0.1:0` with a fresh temporary database.
+    /// Starts a server in development mode with a fresh temporary database: listening on
+    /// `127.0.0.1:0` (``Mode/live``), or not listening at all (``Mode/inProcess``, with the public
+    /// origin `http://latch.test`).
     /// Argon2id runs at reduced cost (m=4 MiB, t=1) so suites stay fast; pass `configure` to change
     /// anything, including the parameters. ``faults`` is installed as the interceptor before
     /// `configure` runs; replacing `interceptor` there leaves ``faults`` unused.
-    public static func start(configure: (inout LatchServerConfiguration) -> Void = { _ in }) throws -> LatchTestServer {
+    public static func start(mode: Mode = .live, configure: (inout LatchServerConfiguration) -> Void = { _ in }) throws
+        -> LatchTestServer
+    {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latch-test-\(UUID().uuidString)").path
         let clock = TestClock()
         var configuration = LatchServerConfiguration()
@@ -54,10 +76,31 @@ public final class LatchTestServer: Sendable {
         configuration.passwordHashing = Argon2idHasher.Parameters(memoryKiB: 4096, iterations: 1, parallelism: 1)
         let faults = FaultInjector(clock: clock)
         configuration.interceptor = faults
+        if mode == .inProcess { configuration.publicURL = "http://latch.test" }
         configure(&configuration)
         let app = try LatchServerApp(configuration: configuration)
-        try app.start()
-        return LatchTestServer(app: app, clock: clock, dataDirectory: directory, faults: faults)
+        try app.start(listening: mode == .live)
+        return LatchTestServer(app: app, mode: mode, clock: clock, dataDirectory: directory, faults: faults)
+    }
+
+    /// Answers a request without a socket, as the listening server would (either mode).
+    /// - Parameters:
+    ///   - target: the path with any query, e.g. `/default/oauth2/v2.0/token`.
+    public func handle(
+        method: String, target: String, headers: [(String, String)] = [], body: [UInt8] = [],
+        remoteAddress: String = "127.0.0.1"
+    ) -> InProcessResponse {
+        let request = HTTPRequest(
+            method: method.uppercased(), target: target, headers: HTTPHeaders(headers), body: body,
+            remoteAddress: remoteAddress)
+        let response = app.respond(to: request).addingTraceHeaders(for: request)
+        var fields: [String: String] = [:]
+        for field in response.headers {
+            let name = field.name.lowercased()
+            fields[name] = fields[name].map { $0 + ", " + field.value } ?? field.value
+        }
+        fields["content-length"] = String(response.body.count)
+        return InProcessResponse(status: response.status, headers: fields, body: method.uppercased() == "HEAD" ? [] : response.body)
     }
 
     /// Stops the server and deletes its data.

@@ -94,12 +94,15 @@ public final class LatchServerApp: Sendable {
         responder.respond(to: request)
     }
 
-    /// Starts listening and delivering.
-    public func start() throws {
-        try http.start()
-        if publicURL == nil {
-            let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-            services.tokens.setBaseURL("http://\(host):\(http.port)")
+    /// Starts delivering and, unless `listening` is `false` (the in-process mode of tests, where
+    /// ``respond(to:)`` is the only way in), listening.
+    public func start(listening: Bool = true) throws {
+        if listening {
+            try http.start()
+            if publicURL == nil {
+                let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+                services.tokens.setBaseURL("http://\(host):\(http.port)")
+            }
         }
         worker.start()
     }

@@ -10,7 +10,7 @@ struct ConcurrentSignUpTests {
 
     @Test("50 concurrent sign-ups of one e-mail address end with exactly one account")
     func oneAddressManyFlows() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         // One address gets a code per flow, beyond the default per-address send limit.
         var settings = TenantSettings()
@@ -71,7 +71,7 @@ struct ConcurrentSignUpTests {
 
     @Test("50 concurrent sign-ups of different e-mail addresses all succeed")
     func manyAddresses() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let emails = (0..<Self.flowCount).map { TokenHelpers.uniqueEmail("crowd\($0)") }
 

@@ -7,7 +7,7 @@ import Testing
 struct NativeAuthAttributeHygieneTests {
     @Test("an undefined attribute with a control character is refused as invalid", arguments: ["a\u{07}b", "line\nbreak", ""])
     func controlCharacters(value: String) async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let attributes = String(
             decoding: try JSONSerialization.data(withJSONObject: ["nickname": value]), as: UTF8.self)

@@ -105,7 +105,7 @@ struct NativeAuthRequestValidationTests {
             ),
         ] as [(String, String, String)])
     func malformedBody(contentType: String, body: String, description: String) async throws {
-        try await withNativeAuthServer { auth in
+        try await withNativeAuthServer(mode: .live) { auth in
             let reply = try await auth.postRaw("oauth2/v2.0/initiate", body: Data(body.utf8), contentType: contentType)
             auth.expectError(reply, error: "invalid_request", codes: [90100])
             #expect(reply.errorDescription == description)
@@ -114,7 +114,7 @@ struct NativeAuthRequestValidationTests {
 
     @Test("no Content-Type at all: 400 invalid_request with the envelope")
     func missingContentType() async throws {
-        try await withNativeAuthServer { auth in
+        try await withNativeAuthServer(mode: .live) { auth in
             let (status, json) = try NativeAuthRawHTTP.send(
                 port: auth.server.app.port,
                 head:
@@ -146,7 +146,7 @@ struct NativeAuthRequestValidationTests {
 
     @Test("a body over 64 KiB: 413")
     func oversizedBody() async throws {
-        try await withNativeAuthServer { auth in
+        try await withNativeAuthServer(mode: .live) { auth in
             let filler = String(repeating: "a", count: 64 * 1024)
             let body = "client_id=latch-dev&username=big%40example.com&challenge_type=password+redirect&pad=" + filler
             let reply = try await auth.postRaw("oauth2/v2.0/initiate", body: Data(body.utf8), contentType: Self.form)
@@ -166,7 +166,7 @@ struct NativeAuthRequestValidationTests {
 
     @Test("a body over 64 KiB is refused with the full native-auth error envelope")
     func oversizedBodyEnvelope() async throws {
-        try await withNativeAuthServer { auth in
+        try await withNativeAuthServer(mode: .live) { auth in
             let body =
                 "client_id=latch-dev&username=big%40example.com&challenge_type=password+redirect&pad="
                 + String(repeating: "a", count: 64 * 1024)

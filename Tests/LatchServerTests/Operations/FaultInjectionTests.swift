@@ -23,7 +23,7 @@ struct FaultInjectionTests {
 
     @Test("429 with Retry-After in seconds, in the native-auth envelope, on the chosen route only")
     func tooManyRequestsSeconds() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let client = WireClient(server)
         server.faults.inject(.tooManyRequests(retryAfter: "7"), on: Self.token)
@@ -66,7 +66,7 @@ struct FaultInjectionTests {
 
     @Test("429 with Retry-After as an HTTP-date, given verbatim or as a Date")
     func tooManyRequestsHTTPDate() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let client = WireClient(server)
         server.faults.inject(.tooManyRequests(retryAfter: "Wed, 21 Oct 2015 07:28:00 GMT"), on: Self.token)
@@ -85,7 +85,7 @@ struct FaultInjectionTests {
 
     @Test("A rule limited to N occurrences expires; clear() removes the rest")
     func limitedTimes() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let client = WireClient(server)
         server.faults.inject(.tooManyRequests(retryAfter: "1", times: 2), on: Self.token)
@@ -104,7 +104,7 @@ struct FaultInjectionTests {
 
     @Test("A limited rule throttles exactly N of many concurrent requests, and counts them all")
     func concurrentLimit() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let client = WireClient(server)
         server.faults.inject(.serverError(status: 502, times: 5), on: "/healthz")
@@ -119,7 +119,7 @@ struct FaultInjectionTests {
 
     @Test("5xx answers with server_error and optional Retry-After; a method filter spares other methods")
     func serverErrors() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let client = WireClient(server)
         server.faults.inject(.serverError(), on: Self.token)
@@ -141,7 +141,7 @@ struct FaultInjectionTests {
 
     @Test("A delay adds latency and then lets the server answer; delays precede a later error rule")
     func delay() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let client = WireClient(server)
         server.faults.inject(.delay(seconds: 0.4, times: 1), on: "/healthz")
@@ -159,7 +159,7 @@ struct FaultInjectionTests {
 
     @Test("Every request is counted by path and method, faulted or not; reset() forgets them")
     func counting() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let client = WireClient(server)
         server.faults.inject(.tooManyRequests(retryAfter: "1", times: 1), on: Self.token)

@@ -50,7 +50,7 @@ struct MaintenanceTests {
 
     @Test("expired flows and day-old outbox messages are purged")
     func purge() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let client = WireClient(server)
         let start = try await client.post(

@@ -23,7 +23,7 @@ struct OperationsTests {
 
     @Test("/healthz and /readyz answer 200")
     func health() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let client = WireClient(server)
         let health = try await client.raw("GET", "/healthz")
@@ -37,7 +37,7 @@ struct OperationsTests {
 
     @Test("/metrics counts requests by route, method and status, times them, and counts sign-in outcomes")
     func metricsAfterSignIns() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let client = WireClient(server)
         let email = TokenHelpers.uniqueEmail("metrics")
@@ -81,7 +81,7 @@ struct OperationsTests {
 
     @Test("an unknown user counts as user_not_found, a wrong code as invalid_code")
     func signInFailureOutcomes() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let client = WireClient(server)
         let unknown = try await client.post(
@@ -107,7 +107,7 @@ struct OperationsTests {
 
     @Test("client-request-id is echoed and correlates the error envelope; x-request-id is unique per request")
     func correlationHeaders() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let client = WireClient(server)
         let correlation = UUID().uuidString.lowercased()

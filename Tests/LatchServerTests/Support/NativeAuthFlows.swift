@@ -332,9 +332,10 @@ struct NativeAuthFlows: Sendable {
 
 /// Runs `body` against a fresh server and stops it afterwards, even when `body` throws.
 func withNativeAuthServer<R>(
-    configure: (LatchTestServer) throws -> Void = { _ in }, _ body: (NativeAuthFlows) async throws -> R
+    mode: LatchTestServer.Mode = .inProcess, configure: (LatchTestServer) throws -> Void = { _ in },
+    _ body: (NativeAuthFlows) async throws -> R
 ) async throws -> R {
-    let server = try LatchTestServer.start()
+    let server = try LatchTestServer.start(mode: mode)
     defer { server.stop() }
     try configure(server)
     return try await body(NativeAuthFlows(server))

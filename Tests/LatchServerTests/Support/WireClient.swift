@@ -20,19 +20,26 @@ struct WireResponse: @unchecked Sendable {  // JSON values from JSONSerializatio
     var continuationToken: String? { string("continuation_token") }
 }
 
-/// Speaks the native-auth wire over real HTTP to a ``LatchTestServer``.
+/// Speaks the native-auth wire to a ``LatchTestServer``: over real HTTP, or straight to its
+/// responder when the server runs in process.
 struct WireClient: Sendable {
     let baseURL: String
     var tenant = "default"
     var clientID = "latch-dev"
+    /// Set for an in-process server: requests skip the socket.
+    private let inProcess: LatchTestServer?
 
     init(_ server: LatchTestServer, tenant: String = "default", clientID: String = "latch-dev") {
         baseURL = server.baseURL
         self.tenant = tenant
         self.clientID = clientID
+        inProcess = server.mode == .inProcess ? server : nil
     }
 
-    init(baseURL: String) { self.baseURL = baseURL }
+    init(baseURL: String) {
+        self.baseURL = baseURL
+        inProcess = nil
+    }
 
     /// POSTs a form to `/{tenant}/{path}` with `client_id` added.
     func post(_ path: String, _ form: [String: String], headers: [String: String] = [:]) async throws -> WireResponse {
@@ -47,6 +54,13 @@ struct WireClient: Sendable {
 
     /// Sends any request to an absolute path.
     func raw(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]) async throws -> WireResponse {
+        if let inProcess {
+            let answer = inProcess.handle(
+                method: method, target: path, headers: headers.map { ($0.key, $0.value) }, body: Array(body ?? Data()))
+            let data = Data(answer.body)
+            let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+            return WireResponse(status: answer.status, headers: answer.headers, json: json, body: data)
+        }
         var request = URLRequest(url: URL(string: baseURL + path)!)
         request.httpMethod = method
         request.httpBody = body

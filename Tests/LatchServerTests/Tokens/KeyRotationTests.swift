@@ -10,7 +10,7 @@ import Testing
 struct KeyRotationTests {
     @Test("after rotating to RS256 the JWKS lists both keys, new tokens use the new kid, old tokens still verify")
     func rotateToRS256() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let client = WireClient(server)
         let (_, before) = try await TokenHelpers.userWithTokens(server)
@@ -60,7 +60,7 @@ struct KeyRotationTests {
 
     @Test("a rotation made by another process (latchd keys rotate) reaches the running server after the cache interval")
     func rotationFromAdminConsole() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let client = WireClient(server)
         let (_, before) = try await TokenHelpers.userWithTokens(server)

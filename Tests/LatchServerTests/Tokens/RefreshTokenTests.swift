@@ -17,7 +17,7 @@ struct RefreshTokenTests {
 
     @Test("a refresh rotates the token; replaying the old one after the grace window revokes the whole family")
     func rotationAndReuseDetection() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let client = WireClient(server)
         let (_, first) = try await TokenHelpers.userWithTokens(server)
@@ -54,7 +54,7 @@ struct RefreshTokenTests {
 
     @Test("inside the grace window, an unused successor is replaced: the old successor stops working, no branch remains")
     func graceReplacesUnusedSuccessor() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let client = WireClient(server)
         let (_, first) = try await TokenHelpers.userWithTokens(server)
@@ -80,7 +80,7 @@ struct RefreshTokenTests {
 
     @Test("a rotated token whose successor was used is reuse, even inside the grace window")
     func graceRefusesWhenSuccessorUsed() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let client = WireClient(server)
         let (_, first) = try await TokenHelpers.userWithTokens(server)
@@ -97,7 +97,7 @@ struct RefreshTokenTests {
 
     @Test("a third use inside the window replaces again; after the window the rotated token is reuse")
     func graceRepeatsInsideTheWindowOnly() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let client = WireClient(server)
         let (_, first) = try await TokenHelpers.userWithTokens(server)
@@ -130,7 +130,7 @@ struct RefreshTokenTests {
 
     @Test("with a grace window of 0 the first replay revokes the family")
     func zeroGraceRevokesImmediately() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let (client, original) = try await Self.signedInWithoutGrace(server)
 
@@ -146,7 +146,7 @@ struct RefreshTokenTests {
 
     @Test("a refresh token presented by another client is refused and stays usable by its own client")
     func otherClient() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let admin = server.app.services.admin
         try admin.createClient(tenant: try admin.tenant(named: "default"), id: "other-app", name: "Other")
@@ -171,7 +171,7 @@ struct RefreshTokenTests {
 
     @Test("the family's lifetime is absolute: refreshing does not extend it")
     func expiredFamily() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let client = WireClient(server)
         let (_, first) = try await TokenHelpers.userWithTokens(server)
@@ -206,7 +206,7 @@ struct RefreshTokenTests {
             Malformed("😀😀😀"), Malformed("' OR 1=1 --"), Malformed("%00%ff"),
         ])
     func malformedToken(_ token: Malformed) async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let response = try await TokenHelpers.refresh(WireClient(server), token.value)
         #expect(response.status == 400)
@@ -216,7 +216,7 @@ struct RefreshTokenTests {
 
     @Test("a missing or empty refresh_token is invalid_request")
     func missingToken() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         for token in [nil, ""] as [String?] {
             let response = try await TokenHelpers.refresh(WireClient(server), token)
@@ -228,7 +228,7 @@ struct RefreshTokenTests {
 
     @Test("a refresh may narrow the scopes, add standard OIDC scopes, but not add others; a refusal burns nothing")
     func scopes() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let client = WireClient(server)
         let (_, first) = try await TokenHelpers.userWithTokens(server, scope: "openid offline_access email")
@@ -258,7 +258,7 @@ struct RefreshTokenTests {
 
     @Test("ten concurrent refreshes of one token: all inside the window, exactly one successor stays live")
     func concurrentRefreshes() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let client = WireClient(server)
         let (_, first) = try await TokenHelpers.userWithTokens(server)
@@ -282,7 +282,7 @@ struct RefreshTokenTests {
 
     @Test("with grace 0, of two concurrent refreshes of one token at most one wins and the family ends revoked")
     func concurrentRefreshesWithoutGrace() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let (client, original) = try await Self.signedInWithoutGrace(server)
         async let a = TokenHelpers.refresh(client, original)

@@ -8,7 +8,7 @@ import Testing
 struct UserinfoTests {
     @Test("a valid access token gets the user's claims, by GET and by POST")
     func validAccessToken() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let client = WireClient(server)
         let (user, tokens) = try await TokenHelpers.userWithTokens(server)
@@ -28,7 +28,7 @@ struct UserinfoTests {
 
     @Test("no token, a garbage token, another scheme, or an ID token as bearer get 401")
     func refusedBearers() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let client = WireClient(server)
         let (_, tokens) = try await TokenHelpers.userWithTokens(server)
@@ -54,7 +54,7 @@ struct UserinfoTests {
 
     @Test("an expired access token gets 401")
     func expiredAccessToken() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let (_, tokens) = try await TokenHelpers.userWithTokens(server)
         server.clock.advance(by: TimeInterval(TenantSettings().accessTokenLifetime) + 1)
@@ -64,7 +64,7 @@ struct UserinfoTests {
 
     @Test("an access token of a revoked session gets 401")
     func revokedSession() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let client = WireClient(server)
         let (_, tokens) = try await TokenHelpers.userWithTokens(server)
@@ -78,7 +78,7 @@ struct UserinfoTests {
 
     @Test("an access token of another tenant gets 401")
     func otherTenant() async throws {
-        let server = try LatchTestServer.start()
+        let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         try server.createTenant("second", settings: TenantSettings())
         let (_, tokens) = try await TokenHelpers.userWithTokens(server, tenant: "second")
