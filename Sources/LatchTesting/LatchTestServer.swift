@@ -100,7 +100,8 @@ public final class LatchTestServer: Sendable {
             fields[name] = fields[name].map { $0 + ", " + field.value } ?? field.value
         }
         fields["content-length"] = String(response.body.count)
-        return InProcessResponse(status: response.status, headers: fields, body: method.uppercased() == "HEAD" ? [] : response.body)
+        return InProcessResponse(
+            status: response.status, headers: fields, body: method.uppercased() == "HEAD" ? [] : response.body)
     }
 
     /// Stops the server and deletes its data.
