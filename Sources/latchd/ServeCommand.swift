@@ -28,7 +28,13 @@ enum ServeCommand {
 
         let app = try LatchServerApp(configuration: configuration)
         try app.start()
-        FileHandleOutput.standardError(app.banner() + "\n")
+        if configuration.log.format == .json {
+            for line in app.banner().split(separator: "\n") {
+                configuration.log.info(line.trimmingCharacters(in: .whitespaces))
+            }
+        } else {
+            FileHandleOutput.standardError(app.banner() + "\n")
+        }
 
         let stop = DispatchSemaphore(value: 0)
         signal(SIGINT, SIG_IGN)

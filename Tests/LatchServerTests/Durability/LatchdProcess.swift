@@ -50,7 +50,9 @@ final class LatchdProcess: @unchecked Sendable {
     }
 
     /// Starts `latchd serve --dev` on an ephemeral port over `dataDirectory` and waits for `/healthz`.
-    static func start(dataDirectory: String, timeout: Duration = .seconds(20)) async throws -> LatchdProcess {
+    static func start(dataDirectory: String, arguments: [String] = [], timeout: Duration = .seconds(20)) async throws
+        -> LatchdProcess
+    {
         let logDirectory = dataDirectory + ".logs"
         try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
         let logPath = logDirectory + "/latchd-\(UUID().uuidString).log"
@@ -60,7 +62,8 @@ final class LatchdProcess: @unchecked Sendable {
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         let process = Process()
         process.executableURL = try executable()
-        process.arguments = ["serve", "--dev", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory, "--http-threads", "8"]
+        process.arguments =
+            ["serve", "--dev", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory, "--http-threads", "8"] + arguments
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LATCH_") }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = log
@@ -72,7 +75,15 @@ final class LatchdProcess: @unchecked Sendable {
         var baseURL: String?
         while baseURL == nil {
             let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("latchd listening on ") }) {
+            let lines = text.split(separator: "\n").map { line -> Substring in
+                // Under --log-format json the banner's lines are the `msg` of JSON objects.
+                guard line.hasPrefix("{"), let data = String(line).data(using: .utf8),
+                    let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                    let message = object["msg"] as? String
+                else { return line }
+                return Substring(message)
+            }
+            if let line = lines.first(where: { $0.hasPrefix("latchd listening on ") }) {
                 baseURL = String(line.dropFirst("latchd listening on ".count))
                 break
             }
