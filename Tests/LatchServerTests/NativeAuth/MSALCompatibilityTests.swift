@@ -39,7 +39,8 @@ struct MSALCompatibilityTests {
         try Self.expectClientInfo(refreshed, uid: user.id, utid: tenant.id)
 
         let without = try await client.post(
-            "oauth2/v2.0/token", ["grant_type": "refresh_token", "refresh_token": try #require(refreshed.string("refresh_token"))])
+            "oauth2/v2.0/token",
+            ["grant_type": "refresh_token", "refresh_token": try #require(refreshed.string("refresh_token"))])
         #expect(without.status == 200)
         #expect(without.string("client_info") == nil)
     }
