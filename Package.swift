@@ -1,9 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Settings every Swift target shares: Swift 6 language mode and explicit existentials.
+/// Settings every Swift target shares: Swift 6 language mode, explicit existentials, and members
+/// visible only through modules a file imports itself (MemberImportVisibility).
 let strictSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny")
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 let package = Package(

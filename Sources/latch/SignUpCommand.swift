@@ -1,4 +1,5 @@
 import Latch
+import LatchWire
 
 /// `latch signup`: asks for the e-mail address and a password, then the code sent to the address,
 /// then any attributes the tenant requires (`--attribute NAME=VALUE` answers them up front), and

@@ -1,3 +1,4 @@
+import Foundation
 import Latch
 
 /// `latch token [--scope S]... [--force-refresh] [--account EMAIL]`: prints an access token for the

@@ -1,4 +1,5 @@
 import Foundation
+import LatchServer
 import LatchTesting
 import Testing
 

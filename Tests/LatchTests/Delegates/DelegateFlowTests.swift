@@ -1,6 +1,7 @@
 import Foundation
 import Latch
 import LatchTesting
+import LatchWire
 import Testing
 
 /// The MSAL-style delegate adapters against a real server, in the flow shape apps write.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A user attribute a tenant collects at sign-up (`required_attributes[]` on the wire).
 public struct AttributeDefinition: Codable, Sendable, Equatable {
     /// The attribute name, e.g. `displayName`.

@@ -1,4 +1,5 @@
 import Foundation
+import LatchWire
 
 /// The claims the userinfo endpoint returns (OpenID Connect Core § 5.3.2).
 public struct UserinfoClaims: Sendable, Equatable {
