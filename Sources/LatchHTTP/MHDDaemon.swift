@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 
 /// Owns one running libmicrohttpd daemon: starts it on a listening socket, quiesces it, stops it.
 /// Part of the private libmicrohttpd wrapper; its interface carries no C types.
