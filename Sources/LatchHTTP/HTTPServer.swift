@@ -12,8 +12,11 @@ import Synchronization
 /// Every response carries `x-request-id` (the request's ``HTTPRequest/requestID``) and, when the
 /// request had a sane one, `client-request-id` echoed back. Bodies over
 /// ``HTTPServerConfiguration/maxBodyBytes`` get 413 and heads over
-/// ``HTTPServerConfiguration/maxHeaderBytes`` get 431, as JSON error objects, before the responder
-/// is called. Connections are kept alive (RFC 9112 §9.3).
+/// ``HTTPServerConfiguration/maxHeaderBytes`` get 431, as JSON error objects, without calling the
+/// responder; a refused body still arriving is read and dropped first, within bounds, so that
+/// clients that write their whole body before reading see the answer (a lingering close,
+/// RFC 9112 §9.6; see ``HTTPServerConfiguration/maxDiscardedBodyBytes``). Connections are kept
+/// alive (RFC 9112 §9.3).
 ///
 /// ```swift
 /// let server = HTTPServer(configuration: .init(port: 0), responder: router)

@@ -22,7 +22,8 @@ final class MHDDaemon {
     {
         guard configuration.threadCount >= 1, configuration.maxBodyBytes >= 0, configuration.maxHeaderBytes >= 256,
             configuration.connectionLimit >= 1, configuration.perAddressConnectionLimit >= 0,
-            configuration.idleTimeoutSeconds >= 0
+            configuration.idleTimeoutSeconds >= 0, configuration.maxDiscardedBodyBytes >= 0,
+            configuration.discardTimeoutSeconds >= 0, configuration.discardTimeoutSeconds <= 86_400
         else {
             throw HTTPServerError(kind: .invalidConfiguration, message: "thread count, limits and timeout must be positive")
         }

@@ -6,6 +6,8 @@ final class ServerCore: Sendable {
     let responder: any HTTPResponder
     let maxBodyBytes: Int
     let maxHeaderBytes: Int
+    let maxDiscardedBodyBytes: Int
+    let discardTimeout: Duration
     let errorLog: @Sendable (String) -> Void
 
     /// Requests whose head has started arriving and whose completion was not yet reported.
@@ -17,6 +19,8 @@ final class ServerCore: Sendable {
         self.responder = responder
         self.maxBodyBytes = configuration.maxBodyBytes
         self.maxHeaderBytes = configuration.maxHeaderBytes
+        self.maxDiscardedBodyBytes = configuration.maxDiscardedBodyBytes
+        self.discardTimeout = .milliseconds(Int(configuration.discardTimeoutSeconds * 1000))
         self.errorLog = configuration.errorLog
     }
 }
