@@ -58,6 +58,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var perAddressConnectionLimit: Int
     /// Seconds a connection may stay idle (between or within requests) before it is closed.
     public var idleTimeoutSeconds: Int
+    /// The certificate and key to serve HTTPS with; `nil` (the default) serves plain HTTP.
+    /// ``HTTPServer/replaceCertificate(chainPEM:privateKeyPEM:)`` swaps the certificate later.
+    public var tls: TLS?
     /// Receives the server's diagnostic lines (libmicrohttpd errors, dropped response headers).
     public var errorLog: @Sendable (String) -> Void
 
@@ -73,6 +76,7 @@ public struct HTTPServerConfiguration: Sendable {
         connectionLimit: Int = 1024,
         perAddressConnectionLimit: Int = 0,
         idleTimeoutSeconds: Int = 30,
+        tls: TLS? = nil,
         errorLog: @escaping @Sendable (String) -> Void = HTTPServerConfiguration.logToStandardError
     ) {
         self.host = host
@@ -85,6 +89,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.connectionLimit = connectionLimit
         self.perAddressConnectionLimit = perAddressConnectionLimit
         self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.tls = tls
         self.errorLog = errorLog
     }
 

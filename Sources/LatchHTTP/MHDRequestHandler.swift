@@ -77,7 +77,20 @@ enum MHDRequestHandler {
             pointer.baseAddress.map { String(cString: $0) } ?? ""
         }
         Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
-            core.errorLog("libmicrohttpd: " + line.trimmingASCIISpaces().replacingNewlines())
+            let text = line.trimmingASCIISpaces().replacingNewlines()
+            core.startupLog.withLock { $0?.append(text) }
+            core.errorLog("libmicrohttpd: " + text)
+        }
+    }
+
+    static let connectionNotice: MHD_NotifyConnectionCallback = { cls, _, _, code in
+        guard let cls else { return }
+        Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
+            switch code {
+            case .CONNECTION_NOTIFY_STARTED: _ = core.openConnections.wrappingAdd(1, ordering: .relaxed)
+            case .CONNECTION_NOTIFY_CLOSED: _ = core.openConnections.wrappingSubtract(1, ordering: .relaxed)
+            @unknown default: break
+            }
         }
     }
 

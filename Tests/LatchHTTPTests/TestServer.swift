@@ -9,7 +9,8 @@ struct TestServer: ~Copyable {
 
     init(
         maxBodyBytes: Int = 64 * 1024, maxHeaderBytes: Int = 16 * 1024, maxDiscardedBodyBytes: Int = 8 << 20,
-        discardTimeoutSeconds: Double = 10, threadCount: Int = 4, errorLog: @escaping @Sendable (String) -> Void = { _ in },
+        discardTimeoutSeconds: Double = 10, threadCount: Int = 4, tls: HTTPServerConfiguration.TLS? = nil,
+        errorLog: @escaping @Sendable (String) -> Void = { _ in },
         routes: (inout Router) -> Void
     ) throws {
         var router = Router()
@@ -18,7 +19,7 @@ struct TestServer: ~Copyable {
         let configuration = HTTPServerConfiguration(
             host: "127.0.0.1", port: 0, threadCount: threadCount, maxBodyBytes: maxBodyBytes,
             maxHeaderBytes: maxHeaderBytes, maxDiscardedBodyBytes: maxDiscardedBodyBytes,
-            discardTimeoutSeconds: discardTimeoutSeconds, idleTimeoutSeconds: 5, errorLog: errorLog)
+            discardTimeoutSeconds: discardTimeoutSeconds, idleTimeoutSeconds: 5, tls: tls, errorLog: errorLog)
         server = HTTPServer(configuration: configuration, responder: router)
         try server.start()
     }
