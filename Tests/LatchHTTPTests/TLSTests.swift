@@ -11,10 +11,7 @@ struct TLSTests {
     private func makeServer(_ leaf: TestCertificates.Leaf, errorLog: @escaping @Sendable (String) -> Void = { _ in })
         throws -> TestServer
     {
-        try TestServer(
-            tls: HTTPServerConfiguration.TLS(certificateChainPEM: leaf.certificatePEM, privateKeyPEM: leaf.privateKeyPEM),
-            errorLog: errorLog
-        ) { router in
+        try TestServer(tls: leaf.tls, errorLog: errorLog) { router in
             router.add("GET", "/hello") { _ in .text(200, "hello over tls") }
             router.add("GET", "/slow") { _ in
                 usleep(800_000)
@@ -70,6 +67,32 @@ struct TLSTests {
         #expect(result["bodies"] as? [any Sendable] as? [String] == ["hello over tls", "hello over tls"])
         #expect(result["same"] as? Bool == true)
         #expect(result["version"] as? String == "TLSv1.3")
+    }
+
+    @Test func urllibOverTLSReadsThe413ForALargeBody() async throws {
+        let authority = try await TestCertificates.makeAuthority()
+        let server = try TestServer(
+            tls: try await authority.issueLeaf().tls
+        ) { router in
+            router.add("POST", "/upload") { request in .text(200, "got \(request.body.count)") }
+        }
+        let script = """
+            import json, ssl, sys, urllib.error, urllib.request
+            context = ssl.create_default_context(cafile=sys.argv[2])
+            request = urllib.request.Request(sys.argv[1], data=b"x" * (4 << 20), method="POST")
+            try:
+                urllib.request.urlopen(request, timeout=20, context=context)
+                print(json.dumps({"outcome": "ok"}))
+            except urllib.error.HTTPError as error:
+                print(json.dumps({"outcome": "http", "status": error.code, "body": json.loads(error.read())}))
+            except Exception as error:
+                print(json.dumps({"outcome": "error", "detail": repr(error)}))
+            """
+        let outcome = try await ExternalTool.run(
+            "python3", ["-c", script, "https://127.0.0.1:\(server.port)/upload", authority.caPath])
+        let result = try JSONParser.parseObject(Array(outcome.stdout.utf8))
+        #expect(result["status"] as? Int == 413, "\(result) \(outcome.stderr)")
+        #expect((result["body"] as? [String: any Sendable])?["error"] as? String == "invalid_request")
     }
 
     @Test func clientsNotTrustingTheCARefuseTheCertificate() async throws {

@@ -1,8 +1,11 @@
 import Foundation
+import LatchHTTP
 
 /// A throwaway certificate authority and server certificates for TLS tests, made with the
-/// `openssl` command in a temporary directory (the profile of a development CA: EC P-256,
-/// `CA:TRUE`; leaves for `127.0.0.1`, `::1` and `localhost` with `serverAuth`).
+/// `openssl` command in a temporary directory, in the profile of LatchCrypto's
+/// `DevelopmentCertificateAuthority` (EC P-256; a `CA:TRUE, pathlen:0` root; leaves for
+/// `127.0.0.1`, `::1` and `localhost` with `serverAuth`). This test target depends on LatchHTTP
+/// alone, so it cannot call that type itself.
 final class TestCertificates: Sendable {
     /// A server certificate and its key, as PEM.
     struct Leaf: Sendable {
@@ -10,6 +13,11 @@ final class TestCertificates: Sendable {
         var privateKeyPEM: String
         /// The serial number as uppercase hex, as `openssl x509 -serial` prints it.
         var serial: String
+
+        /// The server's TLS settings for this certificate.
+        var tls: HTTPServerConfiguration.TLS {
+            HTTPServerConfiguration.TLS(certificateChainPEM: certificatePEM, privateKeyPEM: privateKeyPEM)
+        }
     }
 
     let directory: URL
@@ -31,8 +39,8 @@ final class TestCertificates: Sendable {
         let certificates = TestCertificates(directory: directory)
         try await certificates.openssl([
             "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "ca.key",
-            "-out", "ca.pem", "-days", "30", "-subj", "/CN=Latch test CA", "-addext",
-            "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+            "-out", "ca.pem", "-days", "30", "-subj", "/O=Latch development/CN=Latch test CA", "-addext",
+            "basicConstraints=critical,CA:TRUE,pathlen:0", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
         ])
         return certificates
     }
@@ -40,15 +48,17 @@ final class TestCertificates: Sendable {
     /// Issues a server certificate signed by the CA.
     func issueLeaf(name: String = "leaf") async throws -> Leaf {
         let extensions = """
-            basicConstraints=CA:FALSE
+            basicConstraints=critical,CA:FALSE
             keyUsage=critical,digitalSignature
             extendedKeyUsage=serverAuth
-            subjectAltName=IP:127.0.0.1,IP:::1,DNS:localhost
+            subjectKeyIdentifier=hash
+            authorityKeyIdentifier=keyid:always
+            subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1
             """
         try extensions.write(to: directory.appendingPathComponent("\(name).cnf"), atomically: true, encoding: .utf8)
         try await openssl([
             "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "\(name).key",
-            "-out", "\(name).csr", "-subj", "/CN=localhost",
+            "-out", "\(name).csr", "-subj", "/O=Latch development/CN=localhost",
         ])
         let serial = (0..<16).map { _ in String(format: "%02X", UInt8.random(in: 0...255)) }.joined()
         try await openssl([
