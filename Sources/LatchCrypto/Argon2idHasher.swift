@@ -1,4 +1,4 @@
-import CArgon2
+internal import CArgon2
 
 /// Password hashing with Argon2id (RFC 9106) through libargon2, stored as PHC strings
 /// (`$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>`, PHC string format).

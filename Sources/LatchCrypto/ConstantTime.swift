@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 
 /// Timing-safe byte comparison for MACs, token hashes and other secrets, using libcrypto's
 /// `CRYPTO_memcmp` (RFC 7515 § 10.9, timing attacks).

@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 
 /// SHA-256 (FIPS 180-4), the hash behind ES256/RS256 (RFC 7518 § 3) and used for token
 /// fingerprints such as `at_hash` and PKCE `S256` (RFC 7636 § 4.2).

@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 
 /// One-shot SHA-256 signing and verification through `EVP_DigestSign` / `EVP_DigestVerify`.
 ///

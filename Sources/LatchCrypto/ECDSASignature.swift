@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 
 /// Converts ECDSA signatures between libcrypto's DER `Ecdsa-Sig-Value` and the fixed-width
 /// `R || S` octet string JWS uses (RFC 7518 § 3.4).

@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 import LatchWire
 
 /// Converts between libcrypto public keys and JWK members (RFC 7518 §§ 6.2.1, 6.3.1).

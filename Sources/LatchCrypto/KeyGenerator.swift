@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 
 /// Generates fresh key pairs with the OpenSSL 3 `EVP_PKEY_CTX` keygen API.
 enum KeyGenerator {

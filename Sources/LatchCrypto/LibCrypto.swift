@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 
 /// Small internal helpers shared by every wrapper around OpenSSL 3 libcrypto.
 enum LibCrypto {

@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 
 /// Reads and writes PKCS#8 private keys in PEM form (RFC 5208, RFC 7468 § 10).
 enum PEMCodec {

@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 
 /// Owns one libcrypto `EVP_PKEY` and frees it exactly once.
 ///

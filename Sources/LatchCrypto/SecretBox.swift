@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 
 /// Authenticated encryption with AES-256-GCM (NIST SP 800-38D; the same construction as JWA
 /// `A256GCM`, RFC 7518 § 5.3), used to keep private signing keys encrypted at rest.

@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 import LatchWire
 
 /// Cryptographically secure random values from libcrypto's CSPRNG (`RAND_bytes`), for salts,

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 #if canImport(Darwin)
@@ -7,13 +8,19 @@ import Synchronization
 #endif
 
 /// An HTTP/1.1 server (RFC 9112) on GNU libmicrohttpd that hands complete requests to an
-/// ``HTTPResponder`` on a pool of worker threads.
+/// ``HTTPResponder`` on a pool of worker threads, over plain TCP or TLS.
 ///
 /// Every response carries `x-request-id` (the request's ``HTTPRequest/requestID``) and, when the
 /// request had a sane one, `client-request-id` echoed back. Bodies over
 /// ``HTTPServerConfiguration/maxBodyBytes`` get 413 and heads over
-/// ``HTTPServerConfiguration/maxHeaderBytes`` get 431, as JSON error objects, before the responder
-/// is called. Connections are kept alive (RFC 9112 §9.3).
+/// ``HTTPServerConfiguration/maxHeaderBytes`` get 431, as JSON error objects, without calling the
+/// responder; a refused body still arriving is read and dropped first, within bounds, so that
+/// clients that write their whole body before reading see the answer (a lingering close,
+/// RFC 9112 §9.6; see ``HTTPServerConfiguration/maxDiscardedBodyBytes``). Connections are kept
+/// alive (RFC 9112 §9.3), over TLS too.
+///
+/// With ``HTTPServerConfiguration/tls`` set the server speaks HTTPS (``scheme`` is `"https"`);
+/// ``replaceCertificate(chainPEM:privateKeyPEM:)`` swaps the certificate while serving.
 ///
 /// ```swift
 /// let server = HTTPServer(configuration: .init(port: 0), responder: router)
@@ -22,9 +29,28 @@ import Synchronization
 /// server.shutdown()
 /// ```
 public final class HTTPServer: Sendable {
+    /// One libmicrohttpd daemon and the core its callbacks share. A certificate change starts a
+    /// new generation on the same listening socket and retires the previous one.
+    private struct Generation {
+        let id: Int
+        let daemon: MHDDaemon
+        let core: ServerCore
+    }
+
+    private struct Running {
+        var current: Generation
+        /// Generations replaced by a certificate change that still serve their open connections.
+        var retiring: [Generation]
+        var tls: HTTPServerConfiguration.TLS?
+        let isIPv6: Bool
+        var nextID: Int
+
+        var all: [Generation] { retiring + [current] }
+    }
+
     private enum State {
         case idle
-        case running(MHDDaemon, ServerCore)
+        case running(Running)
         case stopped
     }
 
@@ -32,7 +58,8 @@ public final class HTTPServer: Sendable {
     private let responder: any HTTPResponder
     private let state = Mutex<State>(.idle)
     private let boundPort = Atomic<Int>(0)
-    private let liveCore = Mutex<ServerCore?>(nil)
+    /// The cores of every live generation, readable while ``shutdown(timeout:)`` holds `state`.
+    private let liveCores = Mutex<[ServerCore]>([])
 
     /// Creates a server; nothing is bound until ``start()``.
     public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
@@ -42,18 +69,26 @@ public final class HTTPServer: Sendable {
 
     deinit {
         state.withLock { state in
-            if case .running(let daemon, _) = state {
-                daemon.quiesce()
-                daemon.stop()
+            if case .running(let running) = state {
+                for generation in running.all { generation.daemon.stop() }
             }
             state = .stopped
         }
     }
 
+    /// Whether the libmicrohttpd in use can serve TLS (`MHD_FEATURE_TLS`); Debian's is built with
+    /// GnuTLS.
+    public static var supportsTLS: Bool { MHDDaemon.supportsTLS }
+
+    /// `"https"` when the server was configured with ``HTTPServerConfiguration/tls``, else `"http"`.
+    public var scheme: String { configuration.tls == nil ? "http" : "https" }
+
     /// Binds the configured address and starts the worker threads.
     ///
     /// - Throws: ``HTTPServerError`` with kind ``HTTPServerError/Kind/addressInUse`` when the port
-    ///   is taken, ``HTTPServerError/Kind/invalidAddress`` for an unusable host, and
+    ///   is taken, ``HTTPServerError/Kind/invalidAddress`` for an unusable host,
+    ///   ``HTTPServerError/Kind/invalidTLSCredentials`` when the TLS certificate, key or priorities
+    ///   are refused, ``HTTPServerError/Kind/tlsUnavailable`` when libmicrohttpd lacks TLS, and
     ///   ``HTTPServerError/Kind/alreadyStarted`` when called twice.
     public func start() throws {
         try state.withLock { (state: inout State) throws(HTTPServerError) in
@@ -62,15 +97,14 @@ public final class HTTPServer: Sendable {
             }
             let socket = try ListeningSocket.open(host: configuration.host, port: configuration.port)
             let core = ServerCore(configuration: configuration, responder: responder)
-            do throws(HTTPServerError) {
-                let daemon = try MHDDaemon(
-                    core: core, listenDescriptor: socket.descriptor, isIPv6: socket.isIPv6, configuration: configuration)
-                state = .running(daemon, core)
-            } catch {
-                ListeningSocket.close(socket.descriptor)
-                throw error
-            }
-            liveCore.withLock { $0 = core }
+            let daemon = try MHDDaemon(
+                core: core, listenDescriptor: socket.descriptor, isIPv6: socket.isIPv6, configuration: configuration,
+                tls: configuration.tls)
+            state = .running(
+                Running(
+                    current: Generation(id: 0, daemon: daemon, core: core), retiring: [], tls: configuration.tls,
+                    isIPv6: socket.isIPv6, nextID: 1))
+            liveCores.withLock { $0 = [core] }
             boundPort.store(socket.port, ordering: .releasing)
         }
     }
@@ -82,7 +116,61 @@ public final class HTTPServer: Sendable {
 
     /// Requests received but not yet completed (their responses not yet fully sent).
     public var inFlightRequests: Int {
-        liveCore.withLock { $0?.inFlight.load(ordering: .relaxed) ?? 0 }
+        liveCores.withLock { cores in cores.reduce(0) { $0 + $1.inFlight.load(ordering: .relaxed) } }
+    }
+
+    /// Daemons replaced by a certificate change that are still serving their connections.
+    var retiringDaemons: Int {
+        state.withLock { state in
+            guard case .running(let running) = state else { return 0 }
+            return running.retiring.count
+        }
+    }
+
+    /// Serves a new certificate (and key) from now on, without closing the listening socket or
+    /// interrupting any request: the server keeps its TLS priorities.
+    ///
+    /// A new libmicrohttpd daemon is started with the new certificate on a duplicate of the
+    /// listening socket, so a certificate or key that GnuTLS refuses is reported while the current
+    /// one keeps serving. Then the current daemon is quiesced (`MHD_quiesce_daemon`): every
+    /// connection accepted after this method returns gets the new certificate. The old daemon
+    /// keeps serving the connections it has, answering with `Connection: close`, and is stopped
+    /// once they have all closed, or after ``HTTPServerConfiguration/idleTimeoutSeconds`` plus
+    /// up to 10 seconds for requests still in flight.
+    ///
+    /// - Parameters:
+    ///   - chainPEM: The server certificate followed by any intermediates, as PEM.
+    ///   - privateKeyPEM: The certificate's private key, as unencrypted PEM.
+    /// - Throws: ``HTTPServerError`` with kind ``HTTPServerError/Kind/invalidTLSCredentials``
+    ///   (the old certificate stays in use), ``HTTPServerError/Kind/notServingTLS`` for a plain
+    ///   HTTP server, ``HTTPServerError/Kind/notRunning`` before ``start()`` or after
+    ///   ``shutdown(timeout:)``.
+    public func replaceCertificate(chainPEM: String, privateKeyPEM: String) throws(HTTPServerError) {
+        let retired = try state.withLock { (state: inout State) throws(HTTPServerError) -> (Int, ServerCore) in
+            guard case .running(var running) = state else {
+                throw HTTPServerError(kind: .notRunning, message: "the server is not running")
+            }
+            guard var tls = running.tls else {
+                throw HTTPServerError(kind: .notServingTLS, message: "the server serves plain HTTP; configure TLS to start with")
+            }
+            tls.certificateChainPEM = chainPEM
+            tls.privateKeyPEM = privateKeyPEM
+            let descriptor = try ListeningSocket.duplicate(running.current.daemon.listenDescriptor)
+            let core = ServerCore(configuration: configuration, responder: responder)
+            let daemon = try MHDDaemon(
+                core: core, listenDescriptor: descriptor, isIPv6: running.isIPv6, configuration: configuration, tls: tls)
+            let previous = running.current
+            previous.core.draining.store(true, ordering: .relaxed)
+            previous.daemon.quiesce()
+            running.retiring.append(previous)
+            running.current = Generation(id: running.nextID, daemon: daemon, core: core)
+            running.nextID += 1
+            running.tls = tls
+            state = .running(running)
+            liveCores.withLock { $0.append(core) }
+            return (previous.id, previous.core)
+        }
+        retire(generation: retired.0, core: retired.1)
     }
 
     /// Stops gracefully: new connections are refused at once (`MHD_quiesce_daemon`, then the
@@ -92,19 +180,53 @@ public final class HTTPServer: Sendable {
     /// Safe to call more than once and from several threads; later calls return once stopped.
     public func shutdown(timeout: Double = 10) {
         state.withLock { state in
-            guard case .running(let daemon, let core) = state else {
+            guard case .running(let running) = state else {
                 state = .stopped
                 return
             }
-            core.draining.store(true, ordering: .relaxed)
-            daemon.quiesce()
+            let generations = running.all
+            for generation in generations {
+                generation.core.draining.store(true, ordering: .relaxed)
+                generation.daemon.closeListener()
+            }
             let deadline = ContinuousClock.now + .milliseconds(Int(max(0, timeout) * 1000))
-            while core.inFlight.load(ordering: .relaxed) > 0 && ContinuousClock.now < deadline {
+            while generations.contains(where: { $0.core.inFlight.load(ordering: .relaxed) > 0 }) && ContinuousClock.now < deadline
+            {
                 usleep(2_000)
             }
-            daemon.stop()
+            for generation in generations { generation.daemon.stop() }
             state = .stopped
         }
-        liveCore.withLock { $0 = nil }
+        liveCores.withLock { $0 = [] }
+    }
+
+    /// Stops a retired generation on a thread of its own once its connections have closed, or
+    /// once the idle timeout has passed and its requests have finished (10 seconds more at most).
+    private func retire(generation id: Int, core: ServerCore) {
+        let idle = Duration.seconds(max(1, configuration.idleTimeoutSeconds))
+        let thread = Thread { [weak self] in
+            let idleDeadline = ContinuousClock.now + idle
+            let finalDeadline = idleDeadline + .seconds(10)
+            while core.openConnections.load(ordering: .relaxed) > 0 {
+                let now = ContinuousClock.now
+                if now > finalDeadline || (now > idleDeadline && core.inFlight.load(ordering: .relaxed) == 0) { break }
+                usleep(10_000)
+            }
+            self?.stopRetired(generation: id)
+        }
+        thread.name = "latch-http-retire"
+        thread.start()
+    }
+
+    private func stopRetired(generation id: Int) {
+        state.withLock { state in
+            guard case .running(var running) = state, let index = running.retiring.firstIndex(where: { $0.id == id }) else {
+                return  // already stopped by shutdown
+            }
+            let generation = running.retiring.remove(at: index)
+            state = .running(running)
+            generation.daemon.stop()
+            liveCores.withLock { cores in cores.removeAll { $0 === generation.core } }
+        }
     }
 }

@@ -19,24 +19,48 @@ public struct HTTPServerConfiguration: Sendable {
     /// connections and runs the responder on them synchronously, so a blocking handler delays
     /// only its own worker's connections. Default: `max(4, 4 × cores)`.
     public var threadCount: Int
-    /// The largest request body accepted. A larger `Content-Length` is refused with 413 before the
-    /// body is read (and instead of `100 Continue`). A body that grows past it while streaming
-    /// (chunked, RFC 9112 §7.1) is dropped from then on and refused with 413 when it ends;
-    /// libmicrohttpd 0.9.75 cannot queue a response mid-upload, so if more than 1 MiB beyond the
-    /// limit arrives the connection is closed instead. Default 64 KiB.
+    /// The largest request body accepted; a larger one is refused with 413 (RFC 9110 §15.5.14).
+    /// How the refusal reaches the client is described under ``maxDiscardedBodyBytes``. Default 64 KiB.
     public var maxBodyBytes: Int
     /// The largest request head (request line plus header fields) accepted; larger heads get 431
-    /// (RFC 6585 §5) with a JSON body. libmicrohttpd's own per-connection memory pool is sized to
-    /// `maxHeaderBytes + 16 KiB`; a head too large even for that pool is answered by
-    /// libmicrohttpd itself with 431 (414 when the request line alone is too long), a short HTML
-    /// body and no `x-request-id`; the JSON 431 covers heads between the two sizes.
+    /// (RFC 6585 §5) with a JSON body, sent as described under ``maxDiscardedBodyBytes``.
+    /// libmicrohttpd's own per-connection memory pool is sized to `maxHeaderBytes + 16 KiB`; a head
+    /// too large even for that pool is answered by libmicrohttpd itself with 431 (414 when the
+    /// request line alone is too long), a short HTML body and no `x-request-id`, and the connection
+    /// is closed at once; the JSON 431 covers heads between the two sizes.
     public var maxHeaderBytes: Int
+    /// The most bytes of a refused request body (413 or 431) that are read and dropped so that the
+    /// client can read the refusal: a lingering close (RFC 9112 §9.6). Default 8 MiB.
+    ///
+    /// Clients such as Python's `urllib` write the whole body before reading anything; if the
+    /// server answered and closed while body bytes were still arriving, the kernel would reset the
+    /// connection and the client would see a broken pipe instead of the answer. libmicrohttpd
+    /// 0.9.75 can queue a response only before the body or after all of it, so a refused request
+    /// is handled like this:
+    /// - with `Expect: 100-continue` (RFC 9110 §10.1.1), or without a body, the refusal is sent at
+    ///   once: the client has not sent a body and will not;
+    /// - with a `Content-Length` up to this limit, or a chunked body, the body is read and dropped
+    ///   and the refusal is sent when it has ended; the connection then stays open (keep-alive);
+    /// - with a larger `Content-Length`, the refusal is sent at once and the connection closed:
+    ///   such a client may see a reset instead;
+    /// - a chunked body that goes on past this limit, or any refused body still arriving
+    ///   ``discardTimeoutSeconds`` after the refusal was decided, has its connection closed with
+    ///   no answer. A client that stops sending is closed after ``idleTimeoutSeconds``, so one
+    ///   refused request holds its connection for at most `discardTimeoutSeconds +
+    ///   idleTimeoutSeconds` and makes the server read at most this many bytes.
+    public var maxDiscardedBodyBytes: Int
+    /// The longest time spent reading and dropping a refused body (see ``maxDiscardedBodyBytes``)
+    /// before the connection is closed without an answer. Default 10 seconds.
+    public var discardTimeoutSeconds: Double
     /// The most simultaneous connections; further connections are accepted and closed at once.
     public var connectionLimit: Int
     /// The most simultaneous connections from one IP address; `0` means unlimited.
     public var perAddressConnectionLimit: Int
     /// Seconds a connection may stay idle (between or within requests) before it is closed.
     public var idleTimeoutSeconds: Int
+    /// The certificate and key to serve HTTPS with; `nil` (the default) serves plain HTTP.
+    /// ``HTTPServer/replaceCertificate(chainPEM:privateKeyPEM:)`` swaps the certificate later.
+    public var tls: TLS?
     /// Receives the server's diagnostic lines (libmicrohttpd errors, dropped response headers).
     public var errorLog: @Sendable (String) -> Void
 
@@ -47,9 +71,12 @@ public struct HTTPServerConfiguration: Sendable {
         threadCount: Int = HTTPServerConfiguration.defaultThreadCount,
         maxBodyBytes: Int = 64 * 1024,
         maxHeaderBytes: Int = 16 * 1024,
+        maxDiscardedBodyBytes: Int = 8 << 20,
+        discardTimeoutSeconds: Double = 10,
         connectionLimit: Int = 1024,
         perAddressConnectionLimit: Int = 0,
         idleTimeoutSeconds: Int = 30,
+        tls: TLS? = nil,
         errorLog: @escaping @Sendable (String) -> Void = HTTPServerConfiguration.logToStandardError
     ) {
         self.host = host
@@ -57,9 +84,12 @@ public struct HTTPServerConfiguration: Sendable {
         self.threadCount = threadCount
         self.maxBodyBytes = maxBodyBytes
         self.maxHeaderBytes = maxHeaderBytes
+        self.maxDiscardedBodyBytes = maxDiscardedBodyBytes
+        self.discardTimeoutSeconds = discardTimeoutSeconds
         self.connectionLimit = connectionLimit
         self.perAddressConnectionLimit = perAddressConnectionLimit
         self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.tls = tls
         self.errorLog = errorLog
     }
 

@@ -1,4 +1,4 @@
-/// Why ``HTTPServer/start()`` failed.
+/// Why ``HTTPServer/start()`` or ``HTTPServer/replaceCertificate(chainPEM:privateKeyPEM:)`` failed.
 public struct HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of failure; compare with the static members, e.g. `error.kind == .addressInUse`.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
@@ -16,6 +16,15 @@ public struct HTTPServerError: Error, Sendable, Equatable, CustomStringConvertib
         public static let daemonFailed = Kind(name: "daemonFailed")
         /// ``HTTPServer/start()`` was called on a server that is running or was shut down.
         public static let alreadyStarted = Kind(name: "alreadyStarted")
+        /// The libmicrohttpd in use was built without TLS support.
+        public static let tlsUnavailable = Kind(name: "tlsUnavailable")
+        /// The TLS certificate, private key or priority string was refused (malformed, or the key
+        /// does not belong to the certificate).
+        public static let invalidTLSCredentials = Kind(name: "invalidTLSCredentials")
+        /// A certificate was given to a server that serves plain HTTP.
+        public static let notServingTLS = Kind(name: "notServingTLS")
+        /// The server is not running (not started yet, or shut down).
+        public static let notRunning = Kind(name: "notRunning")
         /// The name.
         public var description: String { name }
     }

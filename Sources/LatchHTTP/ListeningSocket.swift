@@ -80,6 +80,16 @@ enum ListeningSocket {
         return Bound(descriptor: descriptor, port: boundPort(descriptor, isIPv6: isIPv6) ?? port, isIPv6: isIPv6)
     }
 
+    /// A second descriptor for the same listening socket (close-on-exec), so that a second
+    /// daemon can accept on it while the first is retired.
+    static func duplicate(_ descriptor: Int32) throws(HTTPServerError) -> Int32 {
+        let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard copy >= 0 else {
+            throw HTTPServerError(kind: .socketFailed, message: "cannot duplicate the listening socket: \(describe(errno))")
+        }
+        return copy
+    }
+
     static func close(_ descriptor: Int32) {
         #if canImport(Darwin)
             _ = Darwin.close(descriptor)

@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 
 #if canImport(Darwin)
     import Darwin

@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 import Synchronization
 
 #if canImport(Darwin)
@@ -16,20 +16,30 @@ import Synchronization
 ///    retained in `*req_cls`, and counted in flight;
 /// 2. the access handler with `*upload_data_size == 0`: the head is checked (431, 413 by
 ///    `Content-Length`);
-/// 3. the access handler with body chunks: appended, or counted and dropped past the limit;
-/// 4. the access handler with `*upload_data_size == 0` again: the responder runs and the response
-///    is queued;
+/// 3. the access handler with body chunks: appended, or counted and dropped once refused;
+/// 4. the access handler with `*upload_data_size == 0` again: the responder runs, or the refusal
+///    is rendered, and the response is queued;
 /// 5. the request-completed callback (always, because the URI callback made the request
 ///    "client aware"): the context is released and the in-flight count drops.
+///
+/// Refusals and lingering close (RFC 9112 §9.6). libmicrohttpd 0.9.75 accepts a response only in
+/// step 2 or step 4. Queued in step 2 for a request with a body, it closes the connection right
+/// after the response, and closing a socket whose receive queue still holds body bytes makes the
+/// kernel send a reset: a client still writing its body (Python's `urllib` writes all of it before
+/// reading) then sees a broken pipe, never the 413. So a refusal decided in step 2 is sent at once
+/// only when no body will follow (none declared, or `Expect: 100-continue` unanswered) or the
+/// declared body is larger than ``HTTPServerConfiguration/maxDiscardedBodyBytes``. Otherwise the
+/// request enters ``RequestContext/Stage/discardingBody(refusal:deadline:)``: step 3 drops the
+/// bytes, and step 4 sends the refusal on a connection whose framing is intact, so it stays open.
+/// A body over the limit found while streaming (chunked, RFC 9112 §7.1) enters the same stage.
+/// Discarding is bounded: past `maxDiscardedBodyBytes` dropped bytes, or a chunk arriving after
+/// the ``HTTPServerConfiguration/discardTimeoutSeconds`` deadline, the connection is closed; a
+/// client that stops sending meets the idle timeout.
 ///
 /// The callbacks are closures without captures in a non-main file, so they are nonisolated C
 /// function pointers; they never trap on any input (lossy UTF-8, checked arithmetic, no force
 /// unwraps) and turn impossible states into closing the connection.
 enum MHDRequestHandler {
-    /// Bytes of an over-limit body that are read and dropped before the connection is simply
-    /// closed, so a client slightly over the limit still gets its 413.
-    static let discardAllowance = 1 << 20
-
     static let uriLog:
         @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
             cls, uri, _ in
@@ -67,7 +77,20 @@ enum MHDRequestHandler {
             pointer.baseAddress.map { String(cString: $0) } ?? ""
         }
         Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
-            core.errorLog("libmicrohttpd: " + line.trimmingASCIISpaces().replacingNewlines())
+            let text = line.trimmingASCIISpaces().replacingNewlines()
+            core.startupLog.withLock { $0?.append(text) }
+            core.errorLog("libmicrohttpd: " + text)
+        }
+    }
+
+    static let connectionNotice: MHD_NotifyConnectionCallback = { cls, _, _, code in
+        guard let cls else { return }
+        Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
+            switch code {
+            case .CONNECTION_NOTIFY_STARTED: _ = core.openConnections.wrappingAdd(1, ordering: .relaxed)
+            case .CONNECTION_NOTIFY_CLOSED: _ = core.openConnections.wrappingSubtract(1, ordering: .relaxed)
+            @unknown default: break
+            }
         }
     }
 
@@ -90,26 +113,23 @@ enum MHDRequestHandler {
             }
             uploadSize.pointee = 0
             if context.body.count + size > core.maxBodyBytes {
-                context.stage = .discardingBody
-                context.discardedBytes = context.body.count + size
-                context.body = []
                 // libmicrohttpd 0.9.75 refuses to queue a response while the body is still being
                 // received, so the 413 goes out when the body ends (or the connection is closed).
-                return MHD_Result.YES
+                context.discardedBytes = context.body.count
+                context.body = []
+                startDiscarding(HTTPError.payloadTooLarge(limit: core.maxBodyBytes), core: core, context: context)
+                return discard(size, core: core, context: context)
             }
             context.body.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: size))
             return MHD_Result.YES
-        case .discardingBody:
+        case .discardingBody(let refusal, _):
             guard size > 0, let uploadSize else {
-                return respond(
-                    refused(
-                        HTTPError.payloadTooLarge(limit: core.maxBodyBytes), core: core, connection: connection, context: context),
-                    core: core, connection: connection, context: context)
-                    ? MHD_Result.YES : MHD_Result.NO
+                return respondOrClose(
+                    refused(refusal, core: core, connection: connection, context: context), core: core,
+                    connection: connection, context: context)
             }
             uploadSize.pointee = 0
-            context.discardedBytes += size
-            return context.discardedBytes - core.maxBodyBytes > discardAllowance ? MHD_Result.NO : MHD_Result.YES
+            return discard(size, core: core, context: context)
         case .responded:
             uploadSize?.pointee = 0
             return MHD_Result.YES
@@ -125,19 +145,52 @@ enum MHDRequestHandler {
         context.correlationID =
             HTTPRequest.saneClientRequestID(context.headers["client-request-id"]) ?? RequestIDGenerator.shared.nextUUID()
         context.stage = .receivingBody
+        let declaredLength = context.headers["content-length"].flatMap { UInt64($0.trimmingASCIISpaces()) }
         if headSize > core.maxHeaderBytes {
-            return respondOrClose(
-                refused(
-                    HTTPError.headerFieldsTooLarge(limit: core.maxHeaderBytes), core: core, connection: connection,
-                    context: context), core: core, connection: connection, context: context)
+            return refuseBeforeBody(
+                HTTPError.headerFieldsTooLarge(limit: core.maxHeaderBytes), declaredLength: declaredLength, core: core,
+                connection: connection, context: context)
         }
-        if let declared = context.headers["content-length"], let length = UInt64(declared.trimmingASCIISpaces()),
-            length > UInt64(core.maxBodyBytes)
-        {
-            return respondOrClose(
-                refused(
-                    HTTPError.payloadTooLarge(limit: core.maxBodyBytes), core: core, connection: connection, context: context),
-                core: core, connection: connection, context: context)
+        if let declaredLength, declaredLength > UInt64(core.maxBodyBytes) {
+            return refuseBeforeBody(
+                HTTPError.payloadTooLarge(limit: core.maxBodyBytes), declaredLength: declaredLength, core: core,
+                connection: connection, context: context)
+        }
+        return MHD_Result.YES
+    }
+
+    /// Refuses a request whose head has just been read: at once when no body is coming or the
+    /// declared body is too large to discard, otherwise after reading and dropping the body.
+    private static func refuseBeforeBody(
+        _ refusal: HTTPError, declaredLength: UInt64?, core: ServerCore, connection: MHDConnection, context: RequestContext
+    ) -> MHD_Result {
+        let isChunked = context.headers["transfer-encoding"].map { !$0.isEmpty } ?? false
+        let expectsContinue =
+            context.headers["expect"].map { HTTPHeaders.namesMatch(String($0.trimmingASCIISpaces()), "100-continue") } ?? false
+        let isDiscardable =
+            isChunked || declaredLength.map { $0 > 0 && $0 <= UInt64(core.maxDiscardedBodyBytes) } ?? false
+        if isDiscardable && !expectsContinue {
+            startDiscarding(refusal, core: core, context: context)
+            return MHD_Result.YES
+        }
+        return respondOrClose(
+            refused(refusal, core: core, connection: connection, context: context), core: core, connection: connection,
+            context: context)
+    }
+
+    private static func startDiscarding(_ refusal: HTTPError, core: ServerCore, context: RequestContext) {
+        context.stage = .discardingBody(refusal: refusal, deadline: .now + core.discardTimeout)
+    }
+
+    /// Counts `size` dropped body bytes; closes the connection (`MHD_NO`) once too many were
+    /// dropped or the discard deadline has passed.
+    private static func discard(_ size: Int, core: ServerCore, context: RequestContext) -> MHD_Result {
+        guard case .discardingBody(_, let deadline) = context.stage else { return MHD_Result.NO }
+        context.discardedBytes += size
+        if context.discardedBytes > core.maxDiscardedBodyBytes || ContinuousClock.now > deadline {
+            core.errorLog(
+                "request \(context.requestID): closed after dropping \(context.discardedBytes) bytes of a refused body")
+            return MHD_Result.NO
         }
         return MHD_Result.YES
     }

@@ -9,8 +9,9 @@ final class RequestContext {
         case started
         /// The head was accepted; body bytes may follow.
         case receivingBody
-        /// The body exceeded the limit; further bytes are counted and dropped.
-        case discardingBody
+        /// The request was refused with `refusal` but its body is still arriving: the bytes are
+        /// counted and dropped until the body ends, then the refusal is sent (RFC 9112 §9.6).
+        case discardingBody(refusal: HTTPError, deadline: ContinuousClock.Instant)
         /// A response was queued.
         case responded
     }
@@ -21,6 +22,7 @@ final class RequestContext {
     var method = ""
     var headers = HTTPHeaders()
     var body: [UInt8] = []
+    /// Body bytes read and dropped so far while ``Stage/discardingBody(refusal:deadline:)``.
     var discardedBytes = 0
     /// The correlation id echoed as `client-request-id`: the client's UUID or one of the server's.
     var correlationID = ""

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct BodyLimitTests {
     private func makeServer() throws -> TestServer {
-        try TestServer(maxBodyBytes: 1000, maxHeaderBytes: 2048) { router in
+        try TestServer(maxBodyBytes: 1000, maxHeaderBytes: 2048, maxDiscardedBodyBytes: 1 << 20) { router in
             router.add("POST", "/upload") { request in .text(200, "got \(request.body.count)") }
         }
     }
@@ -22,11 +22,24 @@ import Testing
         #expect(try server.send("POST", "/upload", body: [UInt8](repeating: 65, count: 1000)).text == "got 1000")
     }
 
-    @Test func declaredContentLengthOverTheLimitIsRefusedBeforeTheBody() throws {
+    @Test func declaredContentLengthOverTheDiscardLimitIsRefusedBeforeTheBody() throws {
         let server = try makeServer()
         let client = try RawHTTPClient(port: server.port)
-        // Only the head is sent: the 413 must arrive without the server waiting for the body.
+        // Only the head is sent: the 413 must arrive without the server waiting for the body, and
+        // the connection is closed since the body will not be read.
         client.write("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5000000\r\n\r\n")
+        try expect413(try client.readResponse())
+        #expect(client.isClosedByPeer())
+    }
+
+    @Test func declaredContentLengthWithinTheDiscardLimitIsReadThenRefused() throws {
+        let server = try makeServer()
+        let client = try RawHTTPClient(port: server.port)
+        client.write("POST /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n")
+        client.setReceiveTimeout(milliseconds: 300)
+        #expect((try? client.readResponse()) == nil)  // nothing until the body has arrived
+        client.setReceiveTimeout(milliseconds: 5000)
+        client.write(String(repeating: "x", count: 5000))
         try expect413(try client.readResponse())
     }
 
@@ -62,8 +75,8 @@ import Testing
         var sent = 0
         while sent < 64 << 20, client.write(chunk) { sent += chunk.count }
         // libmicrohttpd 0.9.75 cannot answer before the body ends, so after dropping
-        // `MHDRequestHandler.discardAllowance` bytes the server closes the connection; the writes
-        // then fail once the loopback socket buffers are full.
+        // `maxDiscardedBodyBytes` bytes the server closes the connection; the writes then fail
+        // once the loopback socket buffers are full.
         #expect(sent < 64 << 20)
         #expect((try? client.readResponse()) == nil)
     }

@@ -8,15 +8,18 @@ struct TestServer: ~Copyable {
     var port: Int { server.port }
 
     init(
-        maxBodyBytes: Int = 64 * 1024, maxHeaderBytes: Int = 16 * 1024, threadCount: Int = 4,
-        errorLog: @escaping @Sendable (String) -> Void = { _ in }, routes: (inout Router) -> Void
+        maxBodyBytes: Int = 64 * 1024, maxHeaderBytes: Int = 16 * 1024, maxDiscardedBodyBytes: Int = 8 << 20,
+        discardTimeoutSeconds: Double = 10, threadCount: Int = 4, tls: HTTPServerConfiguration.TLS? = nil,
+        errorLog: @escaping @Sendable (String) -> Void = { _ in },
+        routes: (inout Router) -> Void
     ) throws {
         var router = Router()
         router.errorLog = errorLog
         routes(&router)
         let configuration = HTTPServerConfiguration(
             host: "127.0.0.1", port: 0, threadCount: threadCount, maxBodyBytes: maxBodyBytes,
-            maxHeaderBytes: maxHeaderBytes, idleTimeoutSeconds: 5, errorLog: errorLog)
+            maxHeaderBytes: maxHeaderBytes, maxDiscardedBodyBytes: maxDiscardedBodyBytes,
+            discardTimeoutSeconds: discardTimeoutSeconds, idleTimeoutSeconds: 5, tls: tls, errorLog: errorLog)
         server = HTTPServer(configuration: configuration, responder: router)
         try server.start()
     }
