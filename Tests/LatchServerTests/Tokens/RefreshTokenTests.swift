@@ -24,7 +24,7 @@ struct RefreshTokenTests {
         let original = try #require(first.refreshToken)
 
         let rotated = try TokenGrant(try await TokenHelpers.refresh(client, original))
-        let successor = try #require(rotated.refreshToken)
+        let successor = rotated.refreshToken
         #expect(successor != original)
         #expect(rotated.accessToken != first.accessToken)
 
@@ -86,13 +86,13 @@ struct RefreshTokenTests {
         let (_, first) = try await TokenHelpers.userWithTokens(server)
         let original = try #require(first.refreshToken)
         let rotated = try TokenGrant(try await TokenHelpers.refresh(client, original))
-        let next = try TokenGrant(try await TokenHelpers.refresh(client, try #require(rotated.refreshToken)))
+        let next = try TokenGrant(try await TokenHelpers.refresh(client, rotated.refreshToken))
         server.clock.advance(by: 1)
 
         let replay = try await TokenHelpers.refresh(client, original)
         #expect(replay.status == 400)
         #expect(replay.errorCodes == [Code.reused])
-        #expect(try await TokenHelpers.refresh(client, try #require(next.refreshToken)).errorCodes == [Code.revoked])
+        #expect(try await TokenHelpers.refresh(client, next.refreshToken).errorCodes == [Code.revoked])
     }
 
     @Test("a third use inside the window replaces again; after the window the rotated token is reuse")
@@ -116,7 +116,7 @@ struct RefreshTokenTests {
         server.clock.advance(by: 3)
         let late = try await TokenHelpers.refresh(client, original)
         #expect(late.errorCodes == [Code.reused])
-        #expect(try await TokenHelpers.refresh(client, try #require(successors.last)).errorCodes == [Code.revoked])
+        #expect(try await TokenHelpers.refresh(client, successors[successors.count - 1]).errorCodes == [Code.revoked])
     }
 
     /// A tenant `strict` with no grace window, a signed-in user there, and their refresh token.
@@ -139,7 +139,7 @@ struct RefreshTokenTests {
         #expect(replay.status == 400)
         #expect(replay.error == "invalid_grant")
         #expect(replay.errorCodes == [Code.reused])
-        let successorToken = try #require(rotated.refreshToken)
+        let successorToken = rotated.refreshToken
         let successor = try await TokenHelpers.refresh(client, successorToken)
         #expect(successor.errorCodes == [Code.revoked])
     }
