@@ -131,6 +131,34 @@ struct StoreConformanceCompareAndSetTests {
         }
     }
 
+    @Test(
+        "replaceUnusedSuccessor naming a token that is not the successor changes nothing",
+        arguments: StoreConformance.implementations)
+    func replaceUnusedSuccessorOfAnotherToken(_ factory: StoreFactory) throws {
+        let subject = try factory.make()
+        defer { subject.close() }
+        let store = subject.store
+        let family = Fixture.family()
+        let unrelated = RefreshTokenRecord(hash: "unrelated-head", familyID: "family-2", createdAt: Fixture.now)
+        try store.write { tx throws in
+            try tx.insert(family)
+            try tx.insert(Fixture.family("family-2"))
+            try tx.insert(RefreshTokenRecord(hash: "parent", familyID: family.id, createdAt: Fixture.now))
+            #expect(try tx.rotateRefreshToken(hash: "parent", successorHash: "s1", at: Fixture.now))
+            try tx.insert(RefreshTokenRecord(hash: "s1", familyID: family.id, createdAt: Fixture.now))
+            try tx.insert(unrelated)
+        }
+
+        #expect(try store.write { try $0.replaceUnusedSuccessor(of: "parent", current: "unrelated-head", with: "s2") } == false)
+        try store.read { tx throws in
+            #expect(try tx.refreshToken(hash: "parent")?.successorHash == "s1")
+            #expect(try tx.refreshToken(hash: "s1") != nil)
+            #expect(
+                try tx.refreshToken(hash: "unrelated-head") == unrelated,
+                "a replacement that did not apply deleted another session's token")
+        }
+    }
+
     // MARK: - Sign-in failures
 
     @Test("recordSignInFailure counts 1, 2, 3 and answers nil for an unknown user", arguments: StoreConformance.implementations)
