@@ -1,0 +1,185 @@
+import Foundation
+import LatchServer
+import Testing
+
+// MARK: - Sessions, outbox, audit trail, purge
+
+extension StoreConformanceRoundTripTests {
+    @Test(
+        "token families and refresh tokens read back; revoking keeps the first revocation",
+        arguments: StoreConformance.implementations)
+    func sessions(_ factory: StoreFactory) throws {
+        let subject = try factory.make()
+        defer { subject.close() }
+        let store = subject.store
+        let family = Fixture.family()
+        let second = Fixture.family("family-2")
+        let stranger = Fixture.family("family-3", userID: "user-2")
+        let rotated = RefreshTokenRecord(
+            hash: "rt-1", familyID: family.id, createdAt: Fixture.now, rotatedAt: Fixture.date(1_700_000_100_001),
+            successorHash: "rt-2")
+        let head = RefreshTokenRecord(hash: "rt-2", familyID: family.id, createdAt: Fixture.date(1_700_000_100_001))
+        try store.write { tx throws in
+            for family in [family, second, stranger] { try tx.insert(family) }
+            try tx.insert(rotated)
+            try tx.insert(head)
+        }
+        try store.read { tx throws in
+            #expect(try tx.tokenFamily(id: family.id) == family)
+            #expect(try tx.tokenFamily(id: "missing") == nil)
+            #expect(try tx.refreshToken(hash: "rt-1") == rotated)
+            #expect(try tx.refreshToken(hash: "rt-2") == head)
+            #expect(try tx.refreshToken(hash: "missing") == nil)
+        }
+
+        let first = Fixture.date(1_700_000_200_000)
+        let later = Fixture.date(1_700_000_300_000)
+        try store.write { try $0.revokeFamily(id: family.id, at: first) }
+        try store.write { tx throws in
+            try tx.revokeFamily(id: family.id, at: later)
+            try tx.revokeFamilies(userID: "user-1", at: later)
+        }
+        try store.read { tx throws in
+            #expect(try tx.tokenFamily(id: family.id)?.revokedAt == first)
+            #expect(try tx.tokenFamily(id: second.id)?.revokedAt == later)
+            #expect(try tx.tokenFamily(id: stranger.id)?.revokedAt == nil)
+        }
+    }
+
+    @Test(
+        "outbox messages: newest first and filtered, counted since a date, pending oldest first, delivered with and without redaction",
+        arguments: StoreConformance.implementations)
+    func outbox(_ factory: StoreFactory) throws {
+        let subject = try factory.make()
+        defer { subject.close() }
+        let store = subject.store
+        let first = Fixture.message(createdAt: Fixture.date(1_700_000_000_001))
+        let second = Fixture.message(to: "bob@example.com", code: nil, createdAt: Fixture.date(1_700_000_000_002))
+        let third = Fixture.message(createdAt: Fixture.date(1_700_000_000_003))
+        let foreign = Fixture.message(tenantID: "tid-other", createdAt: Fixture.date(1_700_000_000_004))
+        try store.write { tx throws in
+            for message in [first, second, third, foreign] { try tx.insert(message) }
+        }
+
+        let all = try store.read { try $0.outboxMessages(tenantID: nil, recipient: nil, limit: 10) }
+        try #require(all.count == 4)
+        #expect(all.allSatisfy { $0.id != 0 })
+        #expect(Set(all.map(\.id)).count == 4)
+        // Row ids are assigned by the store; everything else round-trips.
+        let stored = all.reversed().map { message -> OutboxMessage in
+            var message = message
+            message.id = 0
+            return message
+        }
+        #expect(stored == [first, second, third, foreign])
+        let (idFirst, idSecond, idThird) = (all[3].id, all[2].id, all[1].id)
+
+        try store.read { tx throws in
+            #expect(
+                try tx.outboxMessages(tenantID: "tid-acme", recipient: nil, limit: 10).map(\.id) == [idThird, idSecond, idFirst])
+            #expect(
+                try tx.outboxMessages(tenantID: "tid-acme", recipient: "ada@example.com", limit: 10).map(\.id) == [
+                    idThird, idFirst,
+                ])
+            #expect(
+                try tx.outboxMessages(tenantID: nil, recipient: "ada@example.com", limit: 2).map(\.id) == [all[0].id, idThird])
+            // Strictly later than `since`.
+            #expect(
+                try tx.outboxCount(tenantID: "tid-acme", recipient: "ada@example.com", since: Fixture.date(1_700_000_000_000))
+                    == 2)
+            #expect(
+                try tx.outboxCount(tenantID: "tid-acme", recipient: "ada@example.com", since: Fixture.date(1_700_000_000_001))
+                    == 1)
+            #expect(try tx.outboxCount(tenantID: "tid-other", recipient: "bob@example.com", since: .distantPast) == 0)
+            #expect(try tx.pendingOutboxMessages(limit: 10).map(\.id) == [idFirst, idSecond, idThird, all[0].id])
+            #expect(try tx.pendingOutboxMessages(limit: 2).map(\.id) == [idFirst, idSecond])
+        }
+
+        let deliveredAt = Fixture.date(1_700_000_010_000)
+        try store.write { tx throws in
+            try tx.markDelivered(ids: [idFirst], at: deliveredAt, redact: false)
+            try tx.markDelivered(ids: [idSecond, idThird], at: deliveredAt, redact: true)
+        }
+        try store.read { tx throws in
+            let messages = try tx.outboxMessages(tenantID: "tid-acme", recipient: nil, limit: 10)
+            var kept = first
+            kept.id = idFirst
+            kept.deliveredAt = deliveredAt
+            #expect(messages.last == kept)
+            for redacted in messages.prefix(2) {
+                #expect(redacted.deliveredAt == deliveredAt)
+                #expect(redacted.body == "")
+                #expect(redacted.code == nil)
+                #expect(redacted.recipient != "" && redacted.subject == "Your code")
+            }
+            #expect(try tx.pendingOutboxMessages(limit: 10).map(\.id) == [all[0].id])
+        }
+    }
+
+    @Test("audit events read back newest first, per tenant", arguments: StoreConformance.implementations)
+    func auditEvents(_ factory: StoreFactory) throws {
+        let subject = try factory.make()
+        defer { subject.close() }
+        let store = subject.store
+        let full = AuditEvent(
+            tenantID: "tid-acme", at: Fixture.now, kind: .signInFailed, userID: "user-1", clientID: "app",
+            remoteAddress: "192.0.2.7", detail: "reason=password")
+        let bare = AuditEvent(
+            tenantID: "tid-acme", at: Fixture.date(1_600_000_000_000), kind: AuditEvent.Kind(rawValue: "custom_kind"))
+        let foreign = AuditEvent(tenantID: "tid-other", at: Fixture.now, kind: .signUp)
+        try store.write { tx throws in
+            for event in [full, bare, foreign] { try tx.insert(event) }
+        }
+
+        let events = try store.read { try $0.auditEvents(tenantID: "tid-acme", limit: 10) }
+        try #require(events.count == 2)
+        #expect(events[0].id > events[1].id && events[1].id != 0)
+        var expectedBare = bare
+        expectedBare.id = events[0].id
+        var expectedFull = full
+        expectedFull.id = events[1].id
+        #expect(events == [expectedBare, expectedFull])
+        #expect(try store.read { try $0.auditEvents(tenantID: "tid-acme", limit: 1) } == [expectedBare])
+    }
+
+    @Test(
+        "purge deletes old outbox messages and ended families with their tokens, and nothing else",
+        arguments: StoreConformance.implementations)
+    func purge(_ factory: StoreFactory) throws {
+        let subject = try factory.make()
+        defer { subject.close() }
+        let store = subject.store
+        let cutoff = Fixture.date(1_700_000_500_000)
+        let expired = Fixture.family("expired", expiresAt: Fixture.date(1_700_000_499_999))
+        var revoked = Fixture.family("revoked")
+        revoked.revokedAt = Fixture.date(1_700_000_400_000)
+        var recentlyRevoked = Fixture.family("recently-revoked")
+        recentlyRevoked.revokedAt = cutoff
+        let live = Fixture.family("live")
+        let families = [expired, revoked, recentlyRevoked, live]
+        try store.write { tx throws in
+            try tx.insert(Fixture.message(createdAt: Fixture.date(1_700_000_499_999)))
+            try tx.insert(Fixture.message(to: "kept@example.com", createdAt: cutoff))
+            for family in families {
+                try tx.insert(family)
+                try tx.insert(RefreshTokenRecord(hash: "rt-\(family.id)", familyID: family.id, createdAt: Fixture.now))
+            }
+            try tx.insert(AuditEvent(tenantID: "tid-acme", at: Fixture.date(1), kind: .signUp))
+        }
+
+        try store.write { try $0.purge(outboxBefore: cutoff, sessionsBefore: cutoff) }
+
+        try store.read { tx throws in
+            #expect(try tx.outboxMessages(tenantID: nil, recipient: nil, limit: 10).map(\.recipient) == ["kept@example.com"])
+            for gone in [expired, revoked] {
+                #expect(try tx.tokenFamily(id: gone.id) == nil)
+                #expect(try tx.refreshToken(hash: "rt-\(gone.id)") == nil)
+            }
+            for kept in [recentlyRevoked, live] {
+                #expect(try tx.tokenFamily(id: kept.id) == kept)
+                #expect(try tx.refreshToken(hash: "rt-\(kept.id)") != nil)
+            }
+            #expect(try tx.auditEvents(tenantID: "tid-acme", limit: 10).count == 1)
+        }
+    }
+}
