@@ -26,15 +26,27 @@ public final class SQLiteStore: Store {
     }
 
     public func read<T>(_ body: (any StoreReading) throws -> T) throws -> T {
-        try database.read { connection in try body(SQLiteStoreSession(connection: connection)) }
+        try Self.mapped { try database.read { connection in try body(SQLiteStoreSession(connection: connection)) } }
     }
 
     public func write<T>(_ body: (any StoreWriting) throws -> T) throws -> T {
-        try database.write { connection in try body(SQLiteStoreSession(connection: connection)) }
+        try Self.mapped { try database.write { connection in try body(SQLiteStoreSession(connection: connection)) } }
     }
 
     public func writeRelaxed<T>(_ body: (any StoreWriting) throws -> T) throws -> T {
-        try database.writeRelaxed { connection in try body(SQLiteStoreSession(connection: connection)) }
+        try Self.mapped {
+            try database.writeRelaxed { connection in try body(SQLiteStoreSession(connection: connection)) }
+        }
+    }
+
+    /// Runs `work`, turning failures of the database itself (a closed store, a failed `COMMIT`)
+    /// into ``StoreError``; errors the body throws pass through unchanged.
+    private static func mapped<T>(_ work: () throws -> T) throws -> T {
+        do {
+            return try work()
+        } catch let error as SQLiteError {
+            throw SQLiteStoreSession.storeError(error)
+        }
     }
 
     /// Waits for queued writes and closes the database.

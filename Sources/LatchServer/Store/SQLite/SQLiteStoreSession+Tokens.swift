@@ -32,10 +32,15 @@ extension SQLiteStoreSession {
     func replaceUnusedSuccessor(of hash: String, current currentSuccessorHash: String, with newSuccessorHash: String)
         throws -> Bool
     {
-        // The delete is the condition: it applies only while the successor is still unused.
+        // The delete is the condition: it applies only while `current` is still `hash`'s successor
+        // and unused, so a call that does not apply changes nothing.
         try run(
-            "DELETE FROM refresh_tokens WHERE hash = ? AND rotated_at IS NULL",
-            [.text(currentSuccessorHash)])
+            """
+            DELETE FROM refresh_tokens
+            WHERE hash = ? AND rotated_at IS NULL
+              AND EXISTS (SELECT 1 FROM refresh_tokens AS parent WHERE parent.hash = ? AND parent.successor_hash = ?)
+            """,
+            [.text(currentSuccessorHash), .text(hash), .text(currentSuccessorHash)])
         guard connection.changes == 1 else { return false }
         try run(
             "UPDATE refresh_tokens SET successor_hash = ? WHERE hash = ? AND successor_hash = ?",
