@@ -3,7 +3,7 @@
 # Idempotent and quiet when everything is present. Needs root (or sudo) only when installing.
 set -euo pipefail
 
-packages=(libmicrohttpd-dev libsqlite3-dev libssl-dev libargon2-dev pkg-config sqlite3 curl jq)
+packages=(libmicrohttpd-dev libsqlite3-dev libssl-dev libargon2-dev libcurl4-openssl-dev pkg-config sqlite3 openssl curl jq python3)
 # --bench: wrk drives the load, argon2 (CLI) and python3 (ctypes on libargon2) time one password hash,
 # iproute2 (ss) checks the port.
 if [ "${1:-}" = "--bench" ]; then packages+=(wrk argon2 python3 iproute2); fi

@@ -14,10 +14,10 @@ extension CommandSpec {
             .valued("http-threads", "N", "HTTP worker threads (default: from the core count)."),
             .flag("dev", "Development mode: the latch-dev client exists and codes are logged."),
             .flag("emulator", "Firebase emulator endpoints (not available yet; runs as --dev)."),
-            .flag("tls", "Serve HTTPS (not available yet; serves plain HTTP with a warning)."),
-            .valued("tls-cert", "FILE", "PEM certificate chain for HTTPS; needs --tls-key."),
+            .flag("tls", "With --dev: serve HTTPS with a local development CA made once in the data directory."),
+            .valued("tls-cert", "FILE", "PEM certificate chain for HTTPS; needs --tls-key. SIGHUP re-reads both."),
             .valued("tls-key", "FILE", "PEM private key of --tls-cert; needs --tls-cert."),
-            .valued("log-format", "text|json", "Log lines as text (default) or JSON objects (json not available yet)."),
+            .valued("log-format", "text|json", "Log lines as text (default) or one JSON object per line."),
         ])
 
     /// `latchd tenant create`.
@@ -30,7 +30,8 @@ extension CommandSpec {
             .flag("require-password", "Require a password on sign-up."),
             .valued("require-attribute", "NAME", "Require user attribute NAME on sign-up.", repeatable: true),
             .valued(
-                "refresh-grace-seconds", "N", "Accept a rotated refresh token once more within N seconds (0 to 300; default 5)."),
+                "refresh-grace-seconds", "N",
+                "Re-exchange a rotated refresh token whose successor is unused within N seconds (0 to 300; default 5)."),
             dataDirectory,
         ])
 

@@ -22,8 +22,14 @@ enum ServeCommand {
         if options.emulator {
             configuration.log.warning("--emulator: the Firebase emulator endpoints are not available yet; running with --dev")
         }
-        if options.tls || options.tlsCertificateFile != nil {
-            configuration.log.warning("--tls: HTTPS is not available in this build yet; serving plain HTTP")
+        if let certificate = options.tlsCertificateFile, let key = options.tlsKeyFile {
+            configuration.tls = .files(certificate: certificate, key: key)
+        } else if options.tls {
+            guard configuration.development else {
+                throw UsageError(
+                    "option '--tls': without --tls-cert and --tls-key it needs --dev (a local development CA)")
+            }
+            configuration.tls = .development
         }
 
         let app = try LatchServerApp(configuration: configuration)
@@ -40,12 +46,29 @@ enum ServeCommand {
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         let queue = DispatchQueue(label: "latchd.signals")
-        let sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+        var sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler { stop.signal() }
             source.resume()
             return source
         }
+        // SIGHUP re-reads the certificate and key; a bad pair is refused and the old one keeps serving.
+        signal(SIGHUP, SIG_IGN)
+        let reload = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
+        reload.setEventHandler { [log = configuration.log] in
+            guard configuration.tls != nil else {
+                log.warning("SIGHUP: not serving HTTPS, nothing to reload")
+                return
+            }
+            do {
+                try app.reloadCertificate()
+                log.info("SIGHUP: certificate reloaded; new connections use it")
+            } catch {
+                log.error("SIGHUP: certificate not reloaded, the previous one keeps serving", [("error", "\(error)")])
+            }
+        }
+        reload.resume()
+        sources.append(reload)
         stop.wait()
         configuration.log.info("shutting down: finishing in-flight requests")
         app.shutdown(timeout: 10)

@@ -24,6 +24,10 @@ public final class LatchServerApp: Sendable {
     private let publicURL: String?
     private let worker: OutboxWorker
     private let drainFlag: DrainFlag
+    /// `https` when serving TLS, else `http`.
+    public let scheme: String
+    /// The development CA a client must trust, under `--dev --tls`.
+    public let certificateAuthorityPath: String?
 
     /// Opens the data directory and store, creating the `default` tenant (and, in development, the
     /// `latch-dev` client) on first start.
@@ -33,6 +37,10 @@ public final class LatchServerApp: Sendable {
         self.publicURL = publicURL
         let directory = try DataDirectory(path: configuration.dataDirectory)
         dataDirectory = directory
+        let tls = try configuration.tls.map { try TLSMaterial.load($0, directory: directory) }
+        let scheme = tls == nil ? "http" : "https"
+        self.scheme = scheme
+        certificateAuthorityPath = tls?.certificateAuthorityPath
         let store =
             try configuration.storeFactory?(directory)
             ?? SQLiteStore(path: directory.databasePath, durable: configuration.durable)
@@ -49,7 +57,7 @@ public final class LatchServerApp: Sendable {
         self.worker = worker
         let services = AuthServices(
             store: store, clock: configuration.clock, masterKey: try directory.masterKey(),
-            baseURL: publicURL ?? "http://\(configuration.host):\(configuration.port)",
+            baseURL: publicURL ?? "\(scheme)://\(Self.hostForURL(configuration.host)):\(configuration.port)",
             hasher: configuration.passwordHasher ?? Argon2idHasher(parameters: configuration.passwordHashing),
             outboxChanged: { worker.notify() }, signInObserved: { metrics.record(signIn: $0) })
         self.services = services
@@ -85,6 +93,10 @@ public final class LatchServerApp: Sendable {
         httpConfiguration.maxBodyBytes = configuration.maxBodyBytes
         if let threads = configuration.httpThreads { httpConfiguration.threadCount = threads }
         httpConfiguration.errorLog = { line in log.error(line) }
+        if let tls {
+            httpConfiguration.tls = HTTPServerConfiguration.TLS(
+                certificateChainPEM: tls.certificateChainPEM, privateKeyPEM: tls.privateKeyPEM)
+        }
         http = HTTPServer(configuration: httpConfiguration, responder: router)
     }
 
@@ -100,9 +112,9 @@ public final class LatchServerApp: Sendable {
         if listening {
             try http.start()
             if publicURL == nil {
-                let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-                services.tokens.setBaseURL("http://\(host):\(http.port)")
+                services.tokens.setBaseURL("\(scheme)://\(Self.hostForURL(configuration.host)):\(http.port)")
             }
+            if let warning = exposureWarning { configuration.log.warning(warning) }
         }
         worker.start()
     }
@@ -112,7 +124,32 @@ public final class LatchServerApp: Sendable {
 
     /// The public origin, e.g. `http://127.0.0.1:8080`.
     public var baseURL: String {
-        publicURL ?? "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(port)"
+        publicURL ?? "\(scheme)://\(Self.hostForURL(configuration.host)):\(port)"
+    }
+
+    /// `host` as it appears in a URL: IPv6 literals in brackets (RFC 3986 § 3.2.2).
+    static func hostForURL(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
+
+    /// A loud warning when the server listens beyond loopback in plain HTTP and no `https` public
+    /// URL says a TLS proxy sits in front: passwords and tokens would cross the network in the clear.
+    var exposureWarning: String? {
+        let loopback = ["127.0.0.1", "::1", "localhost"].contains(configuration.host) || configuration.host.hasPrefix("127.")
+        guard !loopback, configuration.tls == nil, !(publicURL?.lowercased().hasPrefix("https://") ?? false) else {
+            return nil
+        }
+        return "*** plain HTTP on \(configuration.host), which is not loopback: passwords and tokens cross the network "
+            + "unencrypted. Serve HTTPS (--tls-cert/--tls-key) or put a TLS proxy in front and pass "
+            + "--public-url https://... ***"
+    }
+
+    /// Re-reads the certificate and key (SIGHUP) and serves them to new connections; connections
+    /// already open keep the old certificate until they close.
+    /// - Throws: when the files cannot be read or do not form a usable pair; the old certificate
+    ///   then keeps serving.
+    public func reloadCertificate() throws {
+        guard let source = configuration.tls else { return }
+        let material = try TLSMaterial.load(source, directory: dataDirectory)
+        try http.replaceCertificate(chainPEM: material.certificateChainPEM, privateKeyPEM: material.privateKeyPEM)
     }
 
     /// `url` without trailing slashes: `https://id.example.com/` becomes `https://id.example.com`.
@@ -141,6 +178,9 @@ public final class LatchServerApp: Sendable {
             "  token:     \(base)/default/oauth2/v2.0/token",
             "  data:      \(dataDirectory.path)",
         ]
+        if let certificateAuthorityPath {
+            lines.append("  trust:     \(certificateAuthorityPath) (the development CA; e.g. latch --ca-file, curl --cacert)")
+        }
         if configuration.development {
             lines.append("  dev client id: latch-dev (tenant: default)")
             lines.append("  one-time codes: logged here as 'outbox ... to=<address> code=<code>', and `latchd outbox`")

@@ -10,8 +10,12 @@ public struct LatchServerConfiguration: Sendable {
     public var port: Int = 8080
     /// Where the database, master key and admin token live.
     public var dataDirectory: String = "./latch-data"
-    /// The public origin used in `iss` and discovery; `nil` derives it from the listen address.
+    /// The public origin used in `iss` and discovery; `nil` derives it from the served scheme and
+    /// the listen address.
     public var publicURL: String?
+    /// HTTPS (TLS 1.2 and 1.3 through libmicrohttpd and GnuTLS); `nil` serves plain HTTP, which is
+    /// meant for loopback.
+    public var tls: TLSSource?
     /// Development mode: the `latch-dev` client exists and the outbox is logged.
     public var development: Bool = false
     /// `true` answers a write only after it is synced to disk; `false` is crash-safe only.
