@@ -99,7 +99,9 @@ final class LatchdProcess: @unchecked Sendable {
         let url = try #require(baseURL)
         let port = try #require(url.split(separator: ":").last.flatMap { Int($0) })
         let server = LatchdProcess(process: process, dataDirectory: dataDirectory, logPath: logPath, baseURL: url, port: port)
-        while true {
+        // URLSession on Linux cannot trust a development CA; the banner follows the bind, so an
+        // https server is listening already.
+        while !url.hasPrefix("https:") {
             if let health = try? await WireClient(baseURL: url).raw("GET", "/healthz"), health.status == 200 { break }
             if ContinuousClock.now > deadline {
                 server.forceStop()
