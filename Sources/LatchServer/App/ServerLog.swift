@@ -72,7 +72,7 @@ public struct ServerLog: Sendable {
             if let route = request.routePattern { all.append(("route", route)) }
         }
         all += fields
-        let stamp = ISO8601DateFormatter.string(from: Date(), timeZone: .gmt, formatOptions: [.withInternetDateTime])
+        let stamp = UTCTimestamp.rfc3339()
         switch format {
         case .text:
             var line = "\(stamp) \(level.rawValue) \(message)"

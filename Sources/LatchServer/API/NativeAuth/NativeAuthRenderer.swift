@@ -183,7 +183,7 @@ struct NativeAuthRenderer: ErrorRenderer {
         _ envelope: NativeAuthErrorResponse, status: Int, request: HTTPRequest, headers: HTTPHeaders = HTTPHeaders()
     ) -> HTTPResponse {
         var envelope = envelope
-        envelope.timestamp = WireContext.timestamp(clock.now())
+        envelope.timestamp = UTCTimestamp.nativeAuth(clock.now())
         envelope.traceID = request.requestID
         envelope.correlationID = request.correlationID
         return .json(status, JSONBody.encode(envelope), headers: headers)
