@@ -73,11 +73,9 @@ struct NativeAuthAPI: Sendable {
                 call.context, request: TokenRequest(grant: try NativeAuthParameters.tokenGrant(form), scope: form["scope"]))
             switch outcome {
             case .issued(let issued):
-                let response = TokenResponse(
-                    scope: issued.scopes.joined(separator: " "), expiresIn: issued.expiresIn,
-                    accessToken: issued.accessToken, refreshToken: issued.refreshToken, idToken: issued.idToken,
-                    clientInfo: NativeAuthParameters.wantsClientInfo(form) ? ClientInfo.encode(issued) : nil)
-                return .json(200, JSONBody.encode(response), headers: HTTPHeaders([("Pragma", "no-cache")]))
+                return .json(
+                    200, Self.tokenResponse(issued, clientInfo: NativeAuthParameters.wantsClientInfo(form)),
+                    headers: HTTPHeaders([("Pragma", "no-cache")]))
             case .secondFactorRequired(let token, _):
                 return renderer.secondFactorRequired(continuationToken: token, request: call.request)
             }
@@ -158,6 +156,19 @@ struct NativeAuthAPI: Sendable {
         case .browserRequired(let reason):
             return NativeAuthRenderer.browserRequired(reason)
         }
+    }
+
+    /// The RFC 6749 § 5.1 token response, with MSAL's `client_info` when asked for.
+    static func tokenResponse(_ issued: IssuedTokens, clientInfo: Bool) -> [UInt8] {
+        var writer = JSONWriter(capacity: 1024 + issued.accessToken.utf8.count + (issued.idToken?.utf8.count ?? 0))
+        writer.member("token_type", "Bearer")
+        writer.member("scope", issued.scopes.joined(separator: " "))
+        writer.member("expires_in", issued.expiresIn)
+        writer.member("access_token", issued.accessToken)
+        writer.member("refresh_token", issued.refreshToken)
+        writer.member("id_token", issued.idToken)
+        writer.member("client_info", clientInfo ? ClientInfo.encode(issued) : nil)
+        return writer.finish()
     }
 
     private static func wireStatus(_ status: PasswordResetService.CompletionStatus) -> String {

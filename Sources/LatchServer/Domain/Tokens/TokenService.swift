@@ -67,10 +67,8 @@ public final class TokenService: Sendable {
             issuer: issuer(for: tenant), tenant: tenant, client: context.client, user: user, family: family,
             scopes: scopes.values, issuedAt: Int(clock.now().timeIntervalSince1970))
         let claims = profile.claims(for: subject)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        let accessToken = try signer.sign(Array(try encoder.encode(claims.access)), type: "at+jwt", tenant: tenant)
-        let idToken = try claims.id.map { try signer.sign(Array(try encoder.encode($0)), type: "JWT", tenant: tenant) }
+        let accessToken = try signer.sign(claims.access.jsonBytes(), type: "at+jwt", tenant: tenant)
+        let idToken = try claims.id.map { try signer.sign($0.jsonBytes(), type: "JWT", tenant: tenant) }
         return IssuedTokens(
             accessToken: accessToken, idToken: idToken, refreshToken: refreshToken, scopes: scopes.values,
             expiresIn: tenant.settings.accessTokenLifetime, subject: user.id, tenantID: tenant.id)
