@@ -92,25 +92,8 @@ public struct ServerLog: Sendable {
         return plain ? value : jsonString(value)
     }
 
-    /// `value` as a JSON string literal (RFC 8259 § 7): quotes, backslashes and control characters
-    /// escaped, so no value can break a line or forge a field.
-    static func jsonString(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    /// `value` as a JSON string literal (RFC 8259 § 7).
+    static func jsonString(_ value: String) -> String { JSONWriter.quoted(value) }
 }
 
 /// Serializes writes to standard error so lines never interleave.

@@ -54,6 +54,20 @@ struct JSONWriter {
     }
 
     private mutating func string(_ value: String) {
+        Self.appendQuoted(value, to: &bytes)
+    }
+
+    /// `value` as a JSON string literal.
+    static func quoted(_ value: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.utf8.count + 2)
+        appendQuoted(value, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `value` as a JSON string literal: quotes, backslashes and control characters
+    /// (and DEL) escaped, so no value can end a string, break a line or forge a member.
+    static func appendQuoted(_ value: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         for byte in value.utf8 {
             switch byte {
@@ -62,7 +76,7 @@ struct JSONWriter {
             case 0x0A: bytes.append(contentsOf: "\\n".utf8)
             case 0x0D: bytes.append(contentsOf: "\\r".utf8)
             case 0x09: bytes.append(contentsOf: "\\t".utf8)
-            case 0x00..<0x20:
+            case 0x00..<0x20, 0x7F:
                 let hex = Array("0123456789abcdef".utf8)
                 bytes.append(contentsOf: "\\u00".utf8)
                 bytes.append(hex[Int(byte >> 4)])

@@ -8,27 +8,28 @@ struct OAuthRenderer: ErrorRenderer {
     func render(_ failure: AuthFailure, for request: HTTPRequest) -> HTTPResponse {
         switch failure {
         case .unknownTenant:
-            return Self.error(404, "invalid_tenant", "The tenant does not exist.")
+            return ErrorObject.response(404, "invalid_tenant", "The tenant does not exist.")
         case .invalidAccessToken:
-            return Self.error(
+            return ErrorObject.response(
                 401, "invalid_token", "The access token is missing or not valid.",
                 headers: HTTPHeaders([("WWW-Authenticate", "Bearer error=\"invalid_token\"")]))
         case .missingParameter(let parameter), .invalidParameter(let parameter):
-            return Self.error(400, "invalid_request", "\(NativeAuthRenderer.wireName(of: parameter)) is missing or not valid.")
+            return ErrorObject.response(
+                400, "invalid_request", "\(NativeAuthRenderer.wireName(of: parameter)) is missing or not valid.")
         case .invalidScope(let message):
-            return Self.error(400, "invalid_scope", message)
+            return ErrorObject.response(400, "invalid_scope", message)
         case .tooManyAttempts(let retryAfter):
-            return Self.error(
+            return ErrorObject.response(
                 429, "too_many_requests", "Too many requests.",
                 headers: HTTPHeaders([("Retry-After", String(max(1, retryAfter)))]))
         default:
-            return Self.error(400, "invalid_request", "The request was refused.")
+            return ErrorObject.response(400, "invalid_request", "The request was refused.")
         }
     }
 
     /// A bearer request without credentials (RFC 6750 § 3.1: no error code, only the challenge).
     func missingBearer(realm: String) -> HTTPResponse {
-        Self.error(
+        ErrorObject.response(
             401, "invalid_request", "A bearer access token is required.",
             headers: HTTPHeaders([("WWW-Authenticate", "Bearer realm=\"\(realm)\"")]))
     }
@@ -41,19 +42,11 @@ struct OAuthRenderer: ErrorRenderer {
             case 405: "method_not_allowed"
             default: "invalid_request"
             }
-        return Self.error(error.status, code, error.message)
+        return ErrorObject.response(error.status, code, error.message)
     }
 
     /// A server-side failure: no detail beyond the request id.
     func serverError(for request: HTTPRequest) -> HTTPResponse {
-        Self.error(500, "server_error", "The server failed to process the request; request id \(request.requestID).")
-    }
-
-    private static func error(_ status: Int, _ code: String, _ description: String, headers: HTTPHeaders = HTTPHeaders())
-        -> HTTPResponse
-    {
-        var response = HTTPError(status: status, code: code, message: description).response
-        for field in headers { response.headers.set(field.name, field.value) }
-        return response
+        ErrorObject.response(500, "server_error", "The server failed to process the request; request id \(request.requestID).")
     }
 }
