@@ -121,7 +121,7 @@ public struct HTTPRequest: Sendable {
     static func splitTarget(_ target: String) -> (path: Substring, query: Substring?) {
         var rest = target[...]
         // absolute-form (RFC 9112 §3.2.2): drop "scheme://authority".
-        if !rest.hasPrefix("/"), let colon = rest.firstIndex(of: ":"), rest[colon...].hasPrefix("://") {
+        if rest.utf8.first != UInt8(ascii: "/"), let colon = rest.firstIndex(of: ":"), rest[colon...].hasPrefix("://") {
             let authority = rest[rest.index(colon, offsetBy: 3)...]
             switch authority.firstIndex(where: { $0 == "/" || $0 == "?" }) {
             case let end? where authority[end] == "/": rest = authority[end...]
@@ -129,8 +129,9 @@ public struct HTTPRequest: Sendable {
             case nil: rest = "/"
             }
         }
-        if let mark = rest.firstIndex(of: "?") {
-            return (rest[..<mark], rest[rest.index(after: mark)...])
+        // Searching the UTF-8 view avoids Character (grapheme) work on the hot path.
+        if let mark = rest.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            return (rest[..<mark], rest[rest.utf8.index(after: mark)...])
         }
         return (rest, nil)
     }
