@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "LatchServer", targets: ["LatchServer"]),
         .library(name: "LatchTesting", targets: ["LatchTesting"]),
         .library(name: "Latch", targets: ["Latch"]),
+        .library(name: "LatchCurl", targets: ["LatchCurl"]),
         .executable(name: "latch", targets: ["latch"]),
         .executable(name: "latchd", targets: ["latchd"]),
     ],
@@ -33,6 +34,9 @@ let package = Package(
         .systemLibrary(
             name: "CArgon2", pkgConfig: "libargon2",
             providers: [.apt(["libargon2-dev"])]),
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // MARK: - Wire vocabulary shared by server and SDK
         .target(name: "LatchWire", swiftSettings: strictSettings),
@@ -45,6 +49,10 @@ let package = Package(
         .executableTarget(
             name: "latch-store-fixture", dependencies: ["Latch"], path: "Tests/Fixtures/latch-store-fixture",
             swiftSettings: strictSettings),
+
+        // MARK: - HTTP client over libcurl: the only code touching libcurl. The CLI uses it on Linux to
+        // trust a CA file, which Foundation's URLSession there cannot.
+        .target(name: "LatchCurl", dependencies: ["CCurl"], swiftSettings: strictSettings),
 
         // MARK: - Server layers: one wrapper per C library, then the server
         .target(name: "LatchHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: strictSettings),
@@ -63,6 +71,9 @@ let package = Package(
         .testTarget(name: "LatchHTTPTests", dependencies: ["LatchHTTP"], swiftSettings: strictSettings),
         .testTarget(name: "LatchSQLiteTests", dependencies: ["LatchSQLite"], swiftSettings: strictSettings),
         .testTarget(name: "LatchCryptoTests", dependencies: ["LatchCrypto"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "LatchCurlTests", dependencies: ["LatchCurl", "LatchHTTP", "LatchCrypto"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "LatchTests", dependencies: ["Latch", "LatchTesting", "LatchServer"],
             swiftSettings: strictSettings),
