@@ -75,7 +75,11 @@ let package = Package(
             name: "LatchCurlTests", dependencies: ["LatchCurl", "LatchHTTP", "LatchCrypto"],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "LatchTests", dependencies: ["Latch", "LatchTesting", "LatchServer"],
+            name: "LatchTests",
+            dependencies: [
+                "Latch", "LatchTesting", "LatchServer",
+                .target(name: "LatchCurl", condition: .when(platforms: [.linux])),
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "LatchServerTests", dependencies: ["LatchServer", "LatchTesting"],
