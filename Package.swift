@@ -43,7 +43,9 @@ let package = Package(
 
         // MARK: - The SDK and its command-line client (Foundation only, so it builds for Apple platforms)
         .target(name: "Latch", dependencies: ["LatchWire"], swiftSettings: strictSettings),
-        .executableTarget(name: "latch", dependencies: ["Latch"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "latch", dependencies: ["Latch", .target(name: "LatchCurl", condition: .when(platforms: [.linux]))],
+            swiftSettings: strictSettings),
         .executableTarget(
             name: "latch-bench", dependencies: ["Latch"], path: "Benchmarks/latch-bench", swiftSettings: strictSettings),
         .executableTarget(
