@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "LatchServer", targets: ["LatchServer"]),
         .library(name: "LatchTesting", targets: ["LatchTesting"]),
         .library(name: "Latch", targets: ["Latch"]),
+        .library(name: "LatchCurl", targets: ["LatchCurl"]),
         .executable(name: "latch", targets: ["latch"]),
         .executable(name: "latchd", targets: ["latchd"]),
     ],
@@ -33,18 +34,27 @@ let package = Package(
         .systemLibrary(
             name: "CArgon2", pkgConfig: "libargon2",
             providers: [.apt(["libargon2-dev"])]),
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // MARK: - Wire vocabulary shared by server and SDK
         .target(name: "LatchWire", swiftSettings: strictSettings),
 
         // MARK: - The SDK and its command-line client (Foundation only, so it builds for Apple platforms)
         .target(name: "Latch", dependencies: ["LatchWire"], swiftSettings: strictSettings),
-        .executableTarget(name: "latch", dependencies: ["Latch"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "latch", dependencies: ["Latch", .target(name: "LatchCurl", condition: .when(platforms: [.linux]))],
+            swiftSettings: strictSettings),
         .executableTarget(
             name: "latch-bench", dependencies: ["Latch"], path: "Benchmarks/latch-bench", swiftSettings: strictSettings),
         .executableTarget(
             name: "latch-store-fixture", dependencies: ["Latch"], path: "Tests/Fixtures/latch-store-fixture",
             swiftSettings: strictSettings),
+
+        // MARK: - HTTP client over libcurl: the only code touching libcurl. The CLI uses it on Linux to
+        // trust a CA file, which Foundation's URLSession there cannot.
+        .target(name: "LatchCurl", dependencies: ["CCurl"], swiftSettings: strictSettings),
 
         // MARK: - Server layers: one wrapper per C library, then the server
         .target(name: "LatchHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: strictSettings),
@@ -64,7 +74,14 @@ let package = Package(
         .testTarget(name: "LatchSQLiteTests", dependencies: ["LatchSQLite"], swiftSettings: strictSettings),
         .testTarget(name: "LatchCryptoTests", dependencies: ["LatchCrypto"], swiftSettings: strictSettings),
         .testTarget(
-            name: "LatchTests", dependencies: ["Latch", "LatchTesting", "LatchServer"],
+            name: "LatchCurlTests", dependencies: ["LatchCurl", "LatchHTTP", "LatchCrypto"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "LatchTests",
+            dependencies: [
+                "Latch", "LatchTesting", "LatchServer",
+                .target(name: "LatchCurl", condition: .when(platforms: [.linux])),
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "LatchServerTests", dependencies: ["LatchServer", "LatchTesting"],

@@ -1,12 +1,16 @@
 import Foundation
 import Latch
 
+#if canImport(LatchCurl)
+    import LatchCurl
+#endif
+
 /// Where `latch` connects and where it keeps tokens, resolved from (highest precedence first) the
 /// command-line options, the environment (`LATCH_SERVER`, `LATCH_TENANT`, `LATCH_CLIENT_ID`,
 /// `LATCH_CACHE`), the config file (`--config FILE`, else `$XDG_CONFIG_HOME/latch/config.json` or
 /// `~/.config/latch/config.json`, a JSON object with `server`, `tenant` and `client_id`), and the
 /// development defaults `http://127.0.0.1:8080`, `default`, `latch-dev`. Certificate authorities
-/// come from `--ca-file FILE` only.
+/// come from `--ca-file FILE` only; see ``transport`` for how they are used.
 struct ClientSettings: Sendable {
     /// The server origin.
     let serverURL: URL
@@ -18,6 +22,7 @@ struct ClientSettings: Sendable {
     let cachePath: String
     /// PEM file of certificate authorities to trust for https, in addition to the system store
     /// (`--ca-file FILE`, an absolute path, checked to be a readable file); `nil` when not given.
+    /// Only on Linux, where LatchCurl can use it: elsewhere `--ca-file` is a usage error.
     let certificateAuthorityFile: String?
 
     /// The default server origin.
@@ -61,6 +66,11 @@ struct ClientSettings: Sendable {
             cachePath = FileCredentialStore.defaultPath(environment: environment)
         }
         certificateAuthorityFile = try options.certificateAuthorityFile.map(Self.readableFile)
+        #if !canImport(LatchCurl)
+            if certificateAuthorityFile != nil {
+                throw UsageError("option '--ca-file' works on Linux only; add the CA to the system trust store instead")
+            }
+        #endif
     }
 
     /// `path` made absolute, once it is known to name a readable regular file.
@@ -77,11 +87,24 @@ struct ClientSettings: Sendable {
         return absolute
     }
 
-    /// The SDK configuration for these settings, with a file credential store at ``cachePath``.
+    /// The SDK configuration for these settings, with a file credential store at ``cachePath`` and
+    /// ``transport``.
     func configuration() -> LatchConfiguration {
         LatchConfiguration(
             serverURL: serverURL, tenant: tenant, clientID: clientID,
-            credentialStore: FileCredentialStore(path: cachePath))
+            credentialStore: FileCredentialStore(path: cachePath), transport: transport)
+    }
+
+    /// How requests are sent: with `--ca-file`, through libcurl (``CurlHTTPClient``), which trusts
+    /// the file as well as the system store — Foundation's `URLSession` on Linux trusts only the
+    /// CA bundle its libcurl was built with and cannot be told otherwise. Without it, `URLSession`.
+    var transport: HTTPTransport {
+        #if canImport(LatchCurl)
+            if let certificateAuthorityFile {
+                return HTTPTransport(send: CurlHTTPClient(certificateAuthorityFile: certificateAuthorityFile).data(for:))
+            }
+        #endif
+        return .urlSession
     }
 
     /// The server origin as accounts are stored with it (no trailing slash).

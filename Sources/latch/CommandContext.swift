@@ -40,6 +40,8 @@ struct CommandContext: Sendable {
 
     /// The report of `error` for these settings.
     func report(_ error: LatchError) -> ErrorReport {
-        ErrorReport(error: error, server: settings.serverKey, cachePath: settings.cachePath)
+        ErrorReport(
+            error: error, server: settings.serverKey, cachePath: settings.cachePath,
+            certificateAuthorityFile: settings.certificateAuthorityFile)
     }
 }

@@ -1,6 +1,10 @@
 import Foundation
 import Latch
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// Turns a ``LatchError`` into what the user sees: a one-line explanation with the error name and
 /// a recovery hint (`latch: wrong username or password (ERROR_WRONG_PASSWORD). Check the password,
 /// or run 'latch reset-password'.`), and the `--json` error object.
@@ -11,6 +15,8 @@ struct ErrorReport: Sendable {
     let server: String
     /// The credential file, for store hints.
     let cachePath: String
+    /// The `--ca-file` in use, for certificate hints.
+    var certificateAuthorityFile: String?
 
     /// The exit status for the error.
     var exitCode: ExitCode { ExitCode(for: error) }
@@ -82,6 +88,7 @@ struct ErrorReport: Sendable {
         case .flowExpired, .invalidFlowState: "the flow expired or is no longer valid"
         case .codeExpired: "the code expired"
         case .codeAttemptsExceeded: "the code was entered wrongly too often"
+        case .networkError where isCertificateFailure: "the TLS certificate of the server at \(server) is not trusted"
         case .networkError: "cannot reach the server at \(server)"
         case .serverError: "the server failed" + (error.httpStatus.map { " (HTTP \($0))" } ?? "")
         case .tooManyRequests: "the server is limiting requests"
@@ -112,6 +119,10 @@ struct ErrorReport: Sendable {
         case .interactionRequired: "Run 'latch signin' to sign in again."
         case .flowExpired, .invalidFlowState: "Run the command again."
         case .codeExpired, .codeAttemptsExceeded: "Run the command again to get a new code."
+        case .networkError where isCertificateFailure:
+            certificateAuthorityFile.map { "Check that \($0) holds the certificate authority that signed it." }
+                ?? "Pass --ca-file FILE with the certificate authority that signed it (for latchd serve --dev --tls: "
+                + "<data-dir>/dev-ca.pem, printed after 'trust:')."
         case .networkError: "Check --server and that latchd is running, then retry."
         case .serverError: "Retry later."
         case .tooManyRequests:
@@ -122,6 +133,16 @@ struct ErrorReport: Sendable {
         case .unknownTenant: "Check --tenant."
         default: nil
         }
+    }
+
+    /// Whether the network failure is a server certificate the client does not trust (the
+    /// `URLError` codes `URLSession` and LatchCurl use for it).
+    private var isCertificateFailure: Bool {
+        let certificateCodes: Set<URLError.Code> = [
+            .serverCertificateUntrusted, .serverCertificateHasUnknownRoot, .serverCertificateHasBadDate,
+            .serverCertificateNotYetValid,
+        ]
+        return (error.underlyingError as? URLError).map { certificateCodes.contains($0.code) } ?? false
     }
 
     /// `text` without a trailing period.

@@ -41,7 +41,8 @@ extension HelpText {
             name: "--ca-file", value: "FILE",
             summary: """
                 PEM file of certificate authorities to trust for https, in addition to the
-                system store.
+                system store, e.g. the development CA 'latchd serve --dev --tls' prints
+                (<data-dir>/dev-ca.pem). Requests then go through libcurl (Linux only).
                 """),
         Option(
             name: "--json",

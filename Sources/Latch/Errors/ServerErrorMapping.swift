@@ -113,11 +113,49 @@ enum ServerErrorMapping {
             suberror: nil, serverErrorCodes: [])
     }
 
-    /// A transport failure; keeps the `URLError` as the underlying error.
+    /// A transport failure; keeps the `URLError` as the underlying error. A server certificate the
+    /// client does not trust (`URLError.serverCertificateUntrusted` and its kin) is a network error
+    /// too, whose message says so: the request never reached the server.
     static func network(_ error: any Error, correlationID: String?) -> LatchError {
-        LatchError(
+        let error = normalizedCertificateFailure(error)
+        if let urlError = error as? URLError, certificateFailures.contains(urlError.code) {
+            return LatchError(
+                code: .networkError,
+                message: "The server's TLS certificate is not trusted, so no request was sent: \(error.localizedDescription)",
+                failureReason: "Trust the certificate authority that signed the server's certificate.",
+                underlyingError: error, correlationID: correlationID)
+        }
+        return LatchError(
             code: .networkError, message: "The network request failed: \(error.localizedDescription)",
             underlyingError: error, correlationID: correlationID)
+    }
+
+    /// The `URLError` codes of a server certificate that failed verification.
+    private static let certificateFailures: Set<URLError.Code> = [
+        .serverCertificateUntrusted, .serverCertificateHasUnknownRoot, .serverCertificateHasBadDate,
+        .serverCertificateNotYetValid,
+    ]
+
+    /// On Linux, `URLSession` (FoundationNetworking over libcurl) reports a certificate it does not
+    /// trust as `URLError(.unknown)` carrying only libcurl's message ("SSL certificate problem:
+    /// unable to get local issuer certificate"); Apple platforms report
+    /// `URLError(.serverCertificateUntrusted)`. This turns the former into the latter — same
+    /// description and failing URL, the original under `NSUnderlyingErrorKey` — so apps check one
+    /// code everywhere. Any other error is returned as it is.
+    private static func normalizedCertificateFailure(_ error: any Error) -> any Error {
+        #if canImport(FoundationNetworking)
+            guard let urlError = error as? URLError, urlError.code == .unknown else { return error }
+            let description = urlError.localizedDescription
+            let libcurlCertificateMessages = [
+                "SSL certificate problem", "SSL: no alternative certificate subject name", "SSL: certificate subject name",
+            ]
+            guard libcurlCertificateMessages.contains(where: description.hasPrefix) else { return error }
+            var userInfo: [String: Any] = [NSLocalizedDescriptionKey: description, NSUnderlyingErrorKey: urlError]
+            if let url = urlError.failingURL { userInfo[NSURLErrorFailingURLErrorKey] = url }
+            return URLError(.serverCertificateUntrusted, userInfo: userInfo)
+        #else
+            return error
+        #endif
     }
 
     /// An answer that is neither a known success nor an error envelope.
