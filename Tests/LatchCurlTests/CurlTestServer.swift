@@ -1,6 +1,7 @@
 import Foundation
 import LatchCrypto
 import LatchHTTP
+import Synchronization
 
 /// An ``HTTPServer`` on an ephemeral loopback port for the client tests, over HTTPS with a
 /// certificate from a fresh ``DevelopmentCertificateAuthority`` (whose certificate is written to
@@ -10,6 +11,13 @@ final class CurlTestServer: Sendable {
     /// The CA file a client must trust, for HTTPS.
     let certificateAuthorityFile: String
     private let directory: String
+    /// Set by ``stop()``: `/slow` handlers still sleeping answer at once, so shutdown need not wait.
+    private let stopping: Stopping
+
+    /// The stop signal `/slow` handlers watch.
+    final class Stopping: Sendable {
+        let flag = Atomic<Bool>(false)
+    }
 
     /// `https://127.0.0.1:PORT` or `http://127.0.0.1:PORT`.
     var origin: String { "\(server.scheme)://127.0.0.1:\(server.port)" }
@@ -27,6 +35,14 @@ final class CurlTestServer: Sendable {
         var router = Router()
         router.errorLog = { _ in }
         routes(&router)
+        let stopping = Stopping()
+        self.stopping = stopping
+        // `/slow/{milliseconds}` answers after that long, or when the server stops.
+        router.add("GET", "/slow/{milliseconds}") { request in
+            let deadline = Date().addingTimeInterval(Double(request.pathParameters["milliseconds"] ?? "").map { $0 / 1000 } ?? 0)
+            while Date() < deadline, !stopping.flag.load(ordering: .relaxed) { Thread.sleep(forTimeInterval: 0.02) }
+            return .text(200, "slow")
+        }
         let configuration = HTTPServerConfiguration(
             host: "127.0.0.1", port: 0, threadCount: 4, idleTimeoutSeconds: 5,
             tls: tls
@@ -37,13 +53,14 @@ final class CurlTestServer: Sendable {
     }
 
     func stop() {
+        stopping.flag.store(true, ordering: .relaxed)
         server.shutdown(timeout: 2)
         try? FileManager.default.removeItem(atPath: directory)
     }
 
     /// Routes every test uses: `/echo` (any method) answers 201 with a JSON object of what it got and
     /// an `X-Reply` header; `/status/{code}` answers that status; `/redirect` answers 302 to `/echo`;
-    /// `/slow/{milliseconds}` answers after that long.
+    /// `/slow/{milliseconds}` (added by the server itself) answers after that long, or at ``stop()``.
     static func standardRoutes(_ router: inout Router) {
         for method in ["GET", "POST", "PUT", "PATCH", "DELETE"] {
             router.add(method, "/echo") { request in
@@ -63,10 +80,6 @@ final class CurlTestServer: Sendable {
         }
         router.add("GET", "/redirect") { _ in
             HTTPResponse(status: 302, headers: HTTPHeaders([("Location", "/echo")]), body: Array("moved".utf8))
-        }
-        router.add("GET", "/slow/{milliseconds}") { request in
-            Thread.sleep(forTimeInterval: Double(request.pathParameters["milliseconds"] ?? "").map { $0 / 1000 } ?? 0)
-            return .text(200, "slow")
         }
     }
 }

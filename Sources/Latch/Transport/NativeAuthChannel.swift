@@ -62,9 +62,11 @@ struct NativeAuthChannel: Sendable {
         let error: LatchError
         /// The server certainly did not process the request (no connection, or 429/503).
         let notProcessed: Bool
+        /// Trying again cannot help: the server's certificate is not trusted.
+        var permanent = false
 
         func retryable(_ repeatability: Repeatability) -> Bool {
-            guard error.isRetryable else { return false }
+            guard error.isRetryable, !permanent else { return false }
             return notProcessed || repeatability == .repeatable
         }
     }
@@ -79,8 +81,13 @@ struct NativeAuthChannel: Sendable {
                 .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed, .notConnectedToInternet,
             ]
             let notProcessed = (error as? URLError).map { preSend.contains($0.code) } ?? false
-            return .failure(
-                Failure(error: ServerErrorMapping.network(error, correlationID: correlationID), notProcessed: notProcessed))
+            let mapped = ServerErrorMapping.network(error, correlationID: correlationID)
+            let trust: Set<URLError.Code> = [
+                .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
+                .serverCertificateHasUnknownRoot,
+            ]
+            let permanent = (mapped.underlyingError as? URLError).map { trust.contains($0.code) } ?? false
+            return .failure(Failure(error: mapped, notProcessed: notProcessed, permanent: permanent))
         }
         guard let http = response as? HTTPURLResponse else {
             return .failure(
