@@ -89,7 +89,7 @@ struct DomainServiceTests {
                     } catch let failure as AuthFailure {
                         return .failure(failure)
                     } catch {
-                        return .failure(.invalidRequestForTest)
+                        return .failure(.outOfOrder("unexpected error: \(error)"))
                     }
                 }
             }
@@ -185,9 +185,4 @@ struct DomainServiceTests {
             capabilities: [])
         #expect(start == .browserRequired(.oneTimeCodeUnsupported))
     }
-}
-
-extension AuthFailure {
-    /// A stand-in for errors that are not ``AuthFailure`` in the race test (never expected).
-    static let invalidRequestForTest = AuthFailure.outOfOrder("unexpected error")
 }
