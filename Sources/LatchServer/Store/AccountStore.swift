@@ -23,6 +23,12 @@ public protocol AccountWriting: AccountReading {
     /// Adds one to the user's consecutive failed sign-ins, atomically.
     /// - Returns: the new count, or `nil` when there is no such user.
     func recordSignInFailure(userID: String) throws -> Int?
+    /// Reserves one sign-in attempt before the credential is checked: adds one to the failure count
+    /// in a single conditional statement, only while the user's sign-in is not delayed at `date`.
+    /// The caller clears the count when the attempt succeeds. Concurrent attempts therefore get at
+    /// most the allowance between them, on any engine.
+    /// - Returns: the new count, or `nil` when the sign-in is delayed (or there is no such user).
+    func reserveSignInAttempt(userID: String, at date: Date) throws -> Int?
     /// Delays the user's next sign-in until `date`, or later if a longer delay is already set.
     func delaySignIn(userID: String, until date: Date) throws
     /// Clears the failure count and any delay after a successful sign-in.

@@ -96,4 +96,29 @@ struct StoreConformanceRaceTests {
         #expect(counts.compactMap { $0 }.sorted() == Array(1...100))
         #expect(try store.read { try $0.user(id: user.id, tenantID: tenant.id)?.failedSignIns } == 100)
     }
+
+    @Test(
+        "40 concurrent attempt reservations with a delay from the fifth: exactly five admitted",
+        arguments: StoreConformance.implementations)
+    func concurrentReservations(_ factory: StoreFactory) throws {
+        let subject = try factory.make()
+        defer { subject.close() }
+        let store = subject.store
+        let (tenant, user) = try Fixture.seed(store)
+        let now = Date()
+        // What PasswordVerifier does in one write: reserve, and the attempt reaching the allowance
+        // starts the delay.
+        let outcomes = StoreConformance.onThreads(40) { _ in
+            try store.write { tx -> Int? in
+                guard let count = try tx.reserveSignInAttempt(userID: user.id, at: now) else { return nil }
+                if count >= 5 { try tx.delaySignIn(userID: user.id, until: now.addingTimeInterval(60)) }
+                return count
+            }
+        }
+        let admitted = try outcomes.compactMap { try $0.get() }
+        #expect(admitted.sorted() == Array(1...5))
+        #expect(try store.read { try $0.user(id: user.id, tenantID: tenant.id)?.failedSignIns } == 5)
+        // Once the delay has passed, attempts are admitted again.
+        #expect(try store.write { try $0.reserveSignInAttempt(userID: user.id, at: now.addingTimeInterval(61)) } == 6)
+    }
 }

@@ -27,30 +27,35 @@ public struct PasswordVerifier: Sendable {
     }
 
     /// Verifies `password` for `user` (`nil`: no such account, which costs a decoy hash so timing
-    /// does not tell). A delayed account is refused before Argon2 runs, so guessing costs nothing.
+    /// does not tell).
     ///
-    /// On a wrong password, one write counts the failure against the account (atomically), starts or
-    /// extends its delay from the tenant's threshold on, audits both, and runs `onFailure` (for the
-    /// caller's own counters, e.g. the flow's) before ``AuthFailure/invalidCredentials`` is thrown.
+    /// For a real account the attempt is reserved first, atomically: the failure count goes up
+    /// before Argon2 runs, only while the account is not delayed, and the attempt that reaches the
+    /// tenant's threshold starts the delay. So N concurrent guesses get at most the allowance
+    /// checked, and a delayed account is refused without hashing. A verified password leaves its
+    /// reservation for the caller's commit to clear (``SessionIssuer`` clears it with the sign-in).
+    ///
+    /// On a wrong password, one write audits the failure (and the delay it started) and runs
+    /// `onFailure` (for the caller's own counters, e.g. the flow's) before
+    /// ``AuthFailure/invalidCredentials`` is thrown.
     /// - Throws: ``AuthFailure/tooManyAttempts(retryAfter:)`` while delayed,
     ///   ``AuthFailure/invalidCredentials``, ``AuthFailure/userDisabled``.
     public func verify(
         _ password: String, for user: User?, context: ClientContext,
         onFailure: (any StoreWriting) throws -> Void = { _ in }
     ) throws -> Verified {
-        if let user {
-            do {
-                try checkDelay(user)
-            } catch let failure as AuthFailure {
-                try record(failure, context: context, userID: user.id)
-                throw failure
-            }
-        }
+        let reservation = try user.map { try reserve($0, context: context) }
         guard let user, let stored = user.passwordHash, hasher.verify(password, against: stored) else {
             if user?.passwordHash == nil { _ = hasher.verify(password, against: decoys.value(for: hasher)) }
             try store.write { tx in
                 try onFailure(tx)
-                if let user { try countFailure(tx, context: context, userID: user.id) }
+                if let user, let reservation, let delay = reservation.delayStarted {
+                    try tx.insert(
+                        AuditEvent(
+                            tenantID: context.tenant.id, at: clock.now(), kind: .signInBlocked, userID: user.id,
+                            clientID: context.client.id, remoteAddress: context.remoteAddress,
+                            detail: "failures=\(reservation.failures) delay=\(delay)s"))
+                }
                 try tx.insert(failureEvent(context, userID: user?.id, failure: .invalidCredentials))
             }
             observe(.invalidCredentials)
@@ -63,11 +68,30 @@ public struct PasswordVerifier: Sendable {
         return Verified(rehashed: hasher.needsRehash(stored) ? try hasher.hash(password) : nil)
     }
 
-    /// Throws ``AuthFailure/tooManyAttempts(retryAfter:)`` while `user`'s sign-in is delayed.
-    func checkDelay(_ user: User) throws {
+    /// An admitted attempt: the failure count it took, and the delay it started, if it reached the
+    /// threshold.
+    struct Reservation {
+        let failures: Int
+        let delayStarted: Int?
+    }
+
+    /// Reserves one attempt for `user`, or throws ``AuthFailure/tooManyAttempts(retryAfter:)``
+    /// (audited) while the account is delayed.
+    private func reserve(_ user: User, context: ClientContext) throws -> Reservation {
         let now = clock.now()
-        guard let until = user.signInBlockedUntil, until > now else { return }
-        throw AuthFailure.tooManyAttempts(retryAfter: FlowEngine.seconds(from: now, until: until))
+        let admitted: Reservation? = try store.write { tx in
+            guard let failures = try tx.reserveSignInAttempt(userID: user.id, at: now) else { return nil }
+            guard let delay = context.tenant.settings.signInDelay(afterFailures: failures) else {
+                return Reservation(failures: failures, delayStarted: nil)
+            }
+            try tx.delaySignIn(userID: user.id, until: now.addingTimeInterval(TimeInterval(delay)))
+            return Reservation(failures: failures, delayStarted: delay)
+        }
+        if let admitted { return admitted }
+        let until = try store.read { try $0.user(id: user.id, tenantID: user.tenantID) }?.signInBlockedUntil ?? now
+        let failure = AuthFailure.tooManyAttempts(retryAfter: FlowEngine.seconds(from: now, until: until))
+        try record(failure, context: context, userID: user.id)
+        throw failure
     }
 
     /// In the failure's transaction: counts a wrong password or code against the account and, from

@@ -93,18 +93,13 @@ public struct SignInService: Sendable {
                 _ = try tx.replace(counted, expectingTokenHash: current.tokenHash)
             }
         }
-        do {
-            return try finish(context, flow: flow, scopes: scopes, amr: ["pwd"], enforceDelay: true) { tx, user in
-                if let rehashed = verified.rehashed {
-                    user.passwordHash = rehashed
-                    try tx.update(user)
-                }
+        // The attempt was admitted atomically before the password was checked; its reservation is
+        // cleared with the sign-in.
+        return try finish(context, flow: flow, scopes: scopes, amr: ["pwd"]) { tx, user in
+            if let rehashed = verified.rehashed {
+                user.passwordHash = rehashed
+                try tx.update(user)
             }
-        } catch AuthFailure.tooManyAttempts(let retryAfter) {
-            // A concurrent failure started the delay after the password was checked.
-            let failure = AuthFailure.tooManyAttempts(retryAfter: retryAfter)
-            try passwords.record(failure, context: context, userID: user?.id)
-            throw failure
         }
     }
 
@@ -145,16 +140,13 @@ public struct SignInService: Sendable {
     }
 
     /// Consumes the flow, lets the session issuer decide, and signs the tokens after commit.
-    /// - Parameter enforceDelay: refuse when the account's sign-in is delayed (a concurrent failure
-    ///   may have started the delay after the caller checked).
     private func finish(
-        _ context: ClientContext, flow: Flow, scopes: ScopeSet, amr: [String], enforceDelay: Bool = false,
+        _ context: ClientContext, flow: Flow, scopes: ScopeSet, amr: [String],
         extra: (any StoreWriting, inout User) throws -> Void
     ) throws -> SessionOutcome {
         let decision = try flows.store.write { tx in
             let current = try flows.reload(tx, flow)
-            return try commitSignIn(
-                tx, context: context, flow: current, scopes: scopes, amr: amr, enforceDelay: enforceDelay, extra: extra)
+            return try commitSignIn(tx, context: context, flow: current, scopes: scopes, amr: amr, extra: extra)
         }
         passwords.observe(.success)
         return try sessions.complete(decision, context: context)
@@ -163,13 +155,12 @@ public struct SignInService: Sendable {
     /// In a transaction: consumes the flow, loads the user and hands it to the session issuer.
     private func commitSignIn(
         _ tx: any StoreWriting, context: ClientContext, flow: Flow, scopes: ScopeSet, amr: [String],
-        enforceDelay: Bool = false, extra: (any StoreWriting, inout User) throws -> Void = { _, _ in }
+        extra: (any StoreWriting, inout User) throws -> Void = { _, _ in }
     ) throws -> SessionIssuer.Decision {
         guard let userID = flow.userID, var user = try tx.user(id: userID, tenantID: context.tenant.id) else {
             throw AuthFailure.invalidContinuationToken
         }
         guard !user.disabled else { throw AuthFailure.userDisabled }
-        if enforceDelay { try passwords.checkDelay(user) }
         try flows.consume(tx, flow)
         try extra(tx, &user)
         return try sessions.decide(tx, context: context, user: user, scopes: scopes, amr: amr)

@@ -62,6 +62,17 @@ extension SQLiteStoreSession {
         ).flatMap { $0.int("failed_sign_ins") }.map { Int($0) }
     }
 
+    func reserveSignInAttempt(userID: String, at date: Date) throws -> Int? {
+        try queryOne(
+            """
+            UPDATE users SET failed_sign_ins = failed_sign_ins + 1
+            WHERE id = ? AND (sign_in_blocked_until IS NULL OR sign_in_blocked_until <= ?)
+            RETURNING failed_sign_ins
+            """,
+            [.text(userID), SQLiteValue(date)]
+        ).flatMap { $0.int("failed_sign_ins") }.map { Int($0) }
+    }
+
     func delaySignIn(userID: String, until date: Date) throws {
         try run(
             "UPDATE users SET sign_in_blocked_until = max(coalesce(sign_in_blocked_until, 0), ?) WHERE id = ?",

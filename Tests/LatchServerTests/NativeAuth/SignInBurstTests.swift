@@ -1,0 +1,63 @@
+import Foundation
+import LatchCrypto
+import LatchServer
+import LatchTesting
+import Synchronization
+import Testing
+
+/// Concurrent guesses against one account get at most the tenant's allowance of password checks:
+/// the attempt is reserved atomically before Argon2 runs.
+@Suite("Sign-in limits under bursts")
+struct SignInBurstTests {
+    /// Argon2id at test cost that counts its verifications.
+    final class CountingHasher: PasswordHasher {
+        let inner = Argon2idHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 1))
+        let verifications = Atomic<Int>(0)
+
+        func hash(_ password: String) throws -> String { try inner.hash(password) }
+        func verify(_ password: String, against hash: String) -> Bool {
+            verifications.add(1, ordering: .relaxed)
+            return inner.verify(password, against: hash)
+        }
+        func needsRehash(_ hash: String) -> Bool { inner.needsRehash(hash) }
+        var configurationKey: String { inner.configurationKey }
+    }
+
+    @Test("40 concurrent wrong passwords on one account: at most 5 checked, the rest 429 with Retry-After")
+    func fortyWayBurst() async throws {
+        let hasher = CountingHasher()
+        let server = try LatchTestServer.start(mode: .inProcess) { $0.passwordHasher = hasher }
+        defer { server.stop() }
+        let client = WireClient(server)
+        let email = TokenHelpers.uniqueEmail("burst")
+        try server.createUser(email: email, password: TokenHelpers.password)
+        var tokens: [String] = []
+        for _ in 0..<40 {
+            let initiate = try await client.post(
+                "oauth2/v2.0/initiate", ["username": email, "challenge_type": "password redirect"])
+            let challenge = try await client.post(
+                "oauth2/v2.0/challenge",
+                ["continuation_token": try #require(initiate.continuationToken), "challenge_type": "password redirect"])
+            tokens.append(try #require(challenge.continuationToken))
+        }
+        hasher.verifications.store(0, ordering: .relaxed)
+
+        let statuses = Mutex<[Int]>([])
+        let frozen = tokens
+        DispatchQueue.concurrentPerform(iterations: frozen.count) { index in
+            let body =
+                "client_id=latch-dev&grant_type=password&password=wrong-guess-\(index)&continuation_token="
+                + frozen[index]
+            let answer = server.handle(
+                method: "POST", target: "/default/oauth2/v2.0/token",
+                headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array(body.utf8))
+            statuses.withLock { $0.append(answer.status) }
+            if answer.status == 429 { #expect(answer.headers["retry-after"].flatMap(Int.init).map { $0 >= 1 } == true) }
+        }
+        let all = statuses.withLock { $0 }
+        let checked = hasher.verifications.load(ordering: .relaxed)
+        #expect(checked == TenantSettings().signInFailuresBeforeDelay, "\(checked) passwords checked")
+        #expect(all.filter { $0 == 400 }.count == checked)
+        #expect(all.filter { $0 == 429 }.count == all.count - checked)
+    }
+}
