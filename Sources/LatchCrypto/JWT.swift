@@ -31,7 +31,11 @@ public enum JWT {
     ///   - token: the compact serialization.
     ///   - lookup: returns the key registered under a `kid`, or `nil`.
     /// - Throws: ``JWTError`` with the failing check.
-    public static func verify(_ token: String, key lookup: (String) -> SigningKey?) throws(JWTError) -> [UInt8] {
+    /// - Parameter type: when given, the `typ` header must name it, compared without case and with
+    ///   or without the `application/` prefix (RFC 7515 § 4.1.9, RFC 8725 § 3.11).
+    public static func verify(_ token: String, type: String? = nil, key lookup: (String) -> SigningKey?) throws(JWTError)
+        -> [UInt8]
+    {
         guard let parts = CompactParts(token) else { throw .malformed }
         guard let headerBytes = decodeSegment(parts.header),
             let payload = decodeSegment(parts.payload),
@@ -43,6 +47,11 @@ public enum JWT {
         guard let kid = header.kid, let key = lookup(kid) else { throw .unknownKey }
         guard alg == key.algorithm.rawValue else { throw .algorithmMismatch }
         guard key.isValidSignature(signature, for: Array(parts.signingInput.utf8)) else { throw .badSignature }
+        if let type {
+            let actual = (header.typ ?? "").lowercased()
+            let expected = type.lowercased()
+            guard actual == expected || actual == "application/" + expected else { throw .wrongType }
+        }
         return payload
     }
 
@@ -72,9 +81,12 @@ public enum JWT {
         }
     }
 
-    /// Base64url without padding (RFC 7515 § 2); `=` is refused.
+    /// Base64url without padding (RFC 7515 § 2), strictly: `=` and the base64 (not base64url)
+    /// characters `+` and `/` are refused, so one token has exactly one spelling.
     private static func decodeSegment(_ segment: Substring) -> [UInt8]? {
-        if segment.utf8.contains(UInt8(ascii: "=")) { return nil }
+        if segment.utf8.contains(where: { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "/") }) {
+            return nil
+        }
         return Base64URL.decode(segment)
     }
 

@@ -15,6 +15,9 @@ public struct JWTError: Error, Sendable, Equatable, CustomStringConvertible {
         case algorithmMismatch
         /// The signature does not verify (RFC 7515 § 5.2 step 8).
         case badSignature
+        /// The `typ` header is not the one expected (RFC 8725 § 3.11: explicit typing keeps one kind
+        /// of token from being accepted as another, e.g. an ID token as an RFC 9068 access token).
+        case wrongType
     }
 
     /// Creates an error for `reason`.
@@ -30,6 +33,8 @@ public struct JWTError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let algorithmMismatch = JWTError(reason: .algorithmMismatch)
     /// A token whose signature does not verify (RFC 7515 § 5.2).
     public static let badSignature = JWTError(reason: .badSignature)
+    /// A token of another type than expected (RFC 8725 § 3.11).
+    public static let wrongType = JWTError(reason: .wrongType)
 
     /// The reason, for logs.
     public var description: String { "JWTError.\(reason)" }

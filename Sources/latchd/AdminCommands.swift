@@ -84,6 +84,13 @@ enum AdminCommands {
                 print("new signing key \(key.id) (\(key.algorithm)), published now, signing from \(iso(key.activatesAt));")
                 print("previous keys stay published until the tokens they signed expire")
             }
+        case "keys revoke":
+            guard let kid = arguments.operands.first else { throw UsageError("keys revoke needs the KID to revoke") }
+            try withConsole(arguments) { admin in
+                let signer = try admin.revokeKey(tenant: try admin.tenant(named: tenantName), kid: kid)
+                print("revoked signing key \(kid): no longer published or accepted; tokens it signed stop working")
+                print("signing key now: \(signer.id) (\(signer.algorithm))")
+            }
         case "outbox":
             try withConsole(arguments) { admin in
                 let tenant = arguments.value("tenant").map { try? admin.tenant(named: $0) } ?? nil

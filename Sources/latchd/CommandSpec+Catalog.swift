@@ -86,6 +86,14 @@ extension CommandSpec {
             dataDirectory,
         ])
 
+    /// `latchd keys revoke`.
+    static let keysRevoke = CommandSpec(
+        words: ["keys", "revoke"], operands: ["KID"],
+        summary:
+            "Revoke a leaked signing key: it leaves the JWKS and verification at once (running servers within 5 s); "
+            + "a fresh key signs if it was the signing one.",
+        options: [tenant, dataDirectory])
+
     /// `latchd outbox`.
     static let outbox = CommandSpec(
         words: ["outbox"],
@@ -105,7 +113,7 @@ extension CommandSpec {
 
     /// Every command, in the order the help lists them.
     static let all: [CommandSpec] = [
-        serve, tenantCreate, tenantList, clientCreate, clientList, userCreate, userList, keysList, keysRotate, outbox,
+        serve, tenantCreate, tenantList, clientCreate, clientList, userCreate, userList, keysList, keysRotate, keysRevoke, outbox,
         audit,
     ]
 

@@ -81,6 +81,7 @@ enum LatchdMain {
         case .invalidParameter(.tenantName): "tenant names are 1-63 of a-z, 0-9 and '-', starting alphanumeric"
         case .invalidParameter(.clientID): "client ids are 1-128 of A-Z, a-z, 0-9, '-', '_' and '.'"
         case .invalidParameter(.email): "not an e-mail address"
+        case .invalidParameter(.keyID): "the tenant has no such signing key (see latchd keys list)"
         case .missingParameter(let parameter), .invalidParameter(let parameter): "\(parameter.rawValue) is missing or not valid"
         case .passwordPolicy(let violation): violation.explanation
         default: "\(failure)"

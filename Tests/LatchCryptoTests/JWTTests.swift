@@ -103,4 +103,29 @@ import Testing
         #expect(JWT.unverifiedPayload("abc") == nil)
         #expect(JWT.unverifiedPayload("a.@@.c") == nil)
     }
+
+    @Test func explicitTypeIsChecked() throws {
+        let key = Fixtures.es256
+        let access = try JWT.sign(payload: Fixtures.claims, key: key, type: "at+jwt")
+        let id = try JWT.sign(payload: Fixtures.claims, key: key, type: "JWT")
+        #expect(try JWT.verify(access, type: "at+jwt", key: Fixtures.lookup(key)) == Fixtures.claims)
+        #expect(try JWT.verify(access, type: "AT+JWT", key: Fixtures.lookup(key)) == Fixtures.claims)
+        #expect(throws: JWTError.wrongType) { try JWT.verify(id, type: "at+jwt", key: Fixtures.lookup(key)) }
+        let typeless = try JWT.sign(payload: Fixtures.claims, key: key, type: "")
+        #expect(throws: JWTError.wrongType) { try JWT.verify(typeless, type: "at+jwt", key: Fixtures.lookup(key)) }
+    }
+
+    @Test func base64AlphabetAndPaddingAreRejected() throws {
+        let key = Fixtures.es256
+        let token = try JWT.sign(payload: Array(repeating: 0xFB, count: 30), key: key)
+        let parts = token.split(separator: ".").map(String.init)
+        #expect(parts[1].contains("-") || parts[1].contains("_"))
+        let standard = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        #expect(throws: JWTError.malformed) {
+            try JWT.verify([parts[0], standard, parts[2]].joined(separator: "."), key: Fixtures.lookup(key))
+        }
+        #expect(throws: JWTError.malformed) {
+            try JWT.verify([parts[0] + "==", parts[1], parts[2]].joined(separator: "."), key: Fixtures.lookup(key))
+        }
+    }
 }

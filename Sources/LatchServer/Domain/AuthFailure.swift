@@ -85,6 +85,8 @@ public enum AuthParameter: String, Sendable, Equatable, CaseIterable {
     case tenantName
     /// An e-mail address (administration).
     case email
+    /// A signing key id (administration).
+    case keyID
 }
 
 /// Why a password was refused (NIST SP 800-63B § 3.1.1.2).

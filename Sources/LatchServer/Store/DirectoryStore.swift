@@ -26,4 +26,7 @@ public protocol DirectoryWriting: DirectoryReading {
     func insert(_ key: StoredSigningKey) throws
     /// Marks every key of the tenant except `keepID` as superseded from `date` (the new key's activation).
     func retireSigningKeys(tenantID: String, except keepID: String, at date: Date) throws
+    /// Revokes the key `id` of the tenant at `date`, if it is not revoked already.
+    /// - Returns: whether it applied.
+    func revokeSigningKey(id: String, tenantID: String, at date: Date) throws -> Bool
 }

@@ -205,6 +205,7 @@ struct NativeAuthRenderer: ErrorRenderer {
         case .scope: "scope"
         case .tenantName: "tenant"
         case .email: "email"
+        case .keyID: "kid"
         }
     }
 

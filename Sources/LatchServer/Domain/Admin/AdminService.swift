@@ -108,6 +108,12 @@ public struct AdminService: Sendable {
         try keyRing.rotate(tenant: tenant, algorithm: algorithm, immediately: immediately)
     }
 
+    /// Revokes `tenant`'s signing key `kid`; see ``KeyRing/revoke(kid:tenant:)``.
+    /// - Returns: the key that signs from now on.
+    public func revokeKey(tenant: Tenant, kid: String) throws -> StoredSigningKey {
+        try keyRing.revoke(kid: kid, tenant: tenant)
+    }
+
     /// Makes sure the development tenant `default` and the public client `latch-dev` exist.
     /// - Returns: whether anything was created.
     @discardableResult

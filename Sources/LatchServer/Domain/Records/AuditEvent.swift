@@ -22,6 +22,8 @@ public struct AuditEvent: Sendable, Equatable {
         public static let refreshTokenReuse = Kind(rawValue: "refresh_token_reuse")
         /// A signing key was rotated.
         public static let keyRotated = Kind(rawValue: "key_rotated")
+        /// A signing key was revoked: it is no longer published or accepted.
+        public static let keyRevoked = Kind(rawValue: "key_revoked")
     }
 
     /// Row id (0 before insert).

@@ -18,11 +18,13 @@ public struct StoredSigningKey: Sendable, Equatable {
     public var activatesAt: Date
     /// When a newer key took over signing; it stays published until tokens it signed expire.
     public var retiredAt: Date?
+    /// When the key was revoked (compromised): from then on it is neither published nor accepted.
+    public var revokedAt: Date?
 
     /// Creates a record.
     public init(
         id: String, tenantID: String, algorithm: String, sealedPrivateKey: [UInt8], createdAt: Date,
-        activatesAt: Date, retiredAt: Date? = nil
+        activatesAt: Date, retiredAt: Date? = nil, revokedAt: Date? = nil
     ) {
         self.id = id
         self.tenantID = tenantID
@@ -31,5 +33,6 @@ public struct StoredSigningKey: Sendable, Equatable {
         self.createdAt = createdAt
         self.activatesAt = activatesAt
         self.retiredAt = retiredAt
+        self.revokedAt = revokedAt
     }
 }

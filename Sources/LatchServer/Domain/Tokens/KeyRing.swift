@@ -68,6 +68,29 @@ public final class KeyRing: Sendable {
         return record
     }
 
+    /// Revokes the key `kid` of `tenant` (it leaked): it leaves the JWKS and verification at once in
+    /// this process, and within ``refreshInterval`` seconds in every other one reading the store.
+    /// Revoking the key that signs makes a fresh key sign at once, so issuing never stops.
+    /// - Returns: the key that signs from now on.
+    /// - Throws: ``AuthFailure/invalidParameter(_:)`` when the tenant has no such live key.
+    public func revoke(kid: String, tenant: Tenant) throws -> StoredSigningKey {
+        let now = clock.now()
+        let signer: StoredSigningKey = try store.write { tx in
+            let keys = try tx.signingKeys(tenantID: tenant.id).filter { $0.revokedAt == nil }
+            guard keys.contains(where: { $0.id == kid }) else { throw AuthFailure.invalidParameter(.keyID) }
+            _ = try tx.revokeSigningKey(id: kid, tenantID: tenant.id, at: now)
+            try tx.insert(AuditEvent(tenantID: tenant.id, at: now, kind: .keyRevoked, detail: "kid=\(kid)"))
+            let remaining = keys.filter { $0.id != kid }
+            if let active = remaining.first(where: { $0.activatesAt <= now && $0.retiredAt.map { $0 > now } ?? true }) {
+                return active
+            }
+            let algorithm = SigningAlgorithm(rawValue: keys.first(where: { $0.id == kid })?.algorithm ?? "") ?? .es256
+            return try addKey(tx, tenant: tenant, algorithm: algorithm, activatesAt: now)
+        }
+        _ = cache.write { $0.removeValue(forKey: tenant.id) }
+        return signer
+    }
+
     /// The key that signs new tokens for `tenant`.
     public func signingKey(for tenant: Tenant) throws -> SigningKey {
         try keys(for: tenant).active
@@ -97,6 +120,7 @@ public final class KeyRing: Sendable {
     private func load(tenant: Tenant, now: Date, previous: TenantKeys?) throws -> TenantKeys {
         let window = TimeInterval(tenant.settings.longestSignedTokenLifetime + 300)
         let records = try store.read { try $0.signingKeys(tenantID: tenant.id) }.filter { record in
+            guard record.revokedAt == nil else { return false }
             guard let retiredAt = record.retiredAt else { return true }
             return retiredAt.addingTimeInterval(window) > now
         }

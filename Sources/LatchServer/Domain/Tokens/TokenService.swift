@@ -152,20 +152,31 @@ public final class TokenService: Sendable {
         return try tx.replaceUnusedSuccessor(of: presentedHash, current: current, with: successorHash)
     }
 
-    /// Verifies an access token of `tenant` (RFC 6750 bearer) and returns its claims.
+    /// Verifies an access token of `tenant` (RFC 6750 bearer, RFC 9068 profile) and returns its
+    /// claims: signed by one of the tenant's published keys, typed `at+jwt` (so an ID token is
+    /// refused), issued by this tenant (`iss`, `tid`) to one of its clients (`aud` equal to
+    /// `client_id`), inside its lifetime, and belonging to a session (`sid`) of that user and
+    /// client that is still live.
     /// - Throws: ``AuthFailure/invalidAccessToken``.
     public func verifyAccessToken(_ token: String, tenant: Tenant) throws -> JWTClaims {
         let payload: [UInt8]
         do {
-            payload = try signer.verify(token, tenant: tenant)
+            payload = try signer.verify(token, type: "at+jwt", tenant: tenant)
         } catch {
             throw AuthFailure.invalidAccessToken
         }
         guard let claims = try? JSONDecoder().decode(JWTClaims.self, from: Data(payload)),
-            claims.iss == issuer(for: tenant), claims.scp != nil
+            claims.iss == issuer(for: tenant), claims.tid == tenant.id, claims.scp != nil,
+            let clientID = claims.clientID, claims.aud == clientID, let sid = claims.sid
         else { throw AuthFailure.invalidAccessToken }
         let now = Int(clock.now().timeIntervalSince1970)
         guard claims.exp > now, claims.nbf <= now + 60 else { throw AuthFailure.invalidAccessToken }
+        let (client, session) = try store.read { tx in
+            (try tx.client(id: clientID, tenantID: tenant.id), try tx.tokenFamily(id: sid))
+        }
+        guard client != nil, let session, session.revokedAt == nil, session.tenantID == tenant.id,
+            session.clientID == clientID, session.userID == claims.sub
+        else { throw AuthFailure.invalidAccessToken }
         return claims
     }
 }

@@ -6,9 +6,10 @@ public protocol TokenSigner: Sendable {
     /// Signs `payload` (the JSON claim set) with `tenant`'s active key; `type` is the `typ` header
     /// (`JWT`, or `at+jwt` for RFC 9068 access tokens).
     func sign(_ payload: [UInt8], type: String, tenant: Tenant) throws -> String
-    /// Verifies `token` against `tenant`'s published keys and returns its payload.
-    /// - Throws: when the signature, the key id or the algorithm does not check out.
-    func verify(_ token: String, tenant: Tenant) throws -> [UInt8]
+    /// Verifies `token` against `tenant`'s published keys and returns its payload; `type` is the
+    /// `typ` header it must carry (`at+jwt` for access tokens).
+    /// - Throws: when the signature, the key id, the algorithm or the type does not check out.
+    func verify(_ token: String, type: String, tenant: Tenant) throws -> [UInt8]
 }
 
 extension KeyRing: TokenSigner {
@@ -16,7 +17,7 @@ extension KeyRing: TokenSigner {
         try JWT.sign(payload: payload, key: try signingKey(for: tenant), type: type)
     }
 
-    public func verify(_ token: String, tenant: Tenant) throws -> [UInt8] {
-        try JWT.verify(token) { kid in (try? verificationKey(id: kid, tenant: tenant)) ?? nil }
+    public func verify(_ token: String, type: String, tenant: Tenant) throws -> [UInt8] {
+        try JWT.verify(token, type: type) { kid in (try? verificationKey(id: kid, tenant: tenant)) ?? nil }
     }
 }

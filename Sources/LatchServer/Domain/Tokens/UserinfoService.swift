@@ -15,8 +15,9 @@ public struct UserinfoClaims: Sendable, Equatable {
     public var preferredUsername: String
 }
 
-/// The rules of userinfo (OpenID Connect Core § 5.3): the bearer access token must verify, its
-/// session must still be live, and its user must exist and not be disabled.
+/// The rules of userinfo (OpenID Connect Core § 5.3): the bearer access token must verify as an
+/// access token of this tenant with a live session (``TokenService/verifyAccessToken(_:tenant:)``),
+/// and its user must exist and not be disabled.
 public struct UserinfoService: Sendable {
     let store: any Store
     let tokens: TokenService
@@ -27,10 +28,7 @@ public struct UserinfoService: Sendable {
     public func claims(accessToken: String?, tenant: Tenant) throws -> UserinfoClaims {
         guard let accessToken, !accessToken.isEmpty else { throw AuthFailure.invalidAccessToken }
         let claims = try tokens.verifyAccessToken(accessToken, tenant: tenant)
-        let (session, user) = try store.read { tx in
-            (try tx.tokenFamily(id: claims.sid ?? ""), try tx.user(id: claims.sub, tenantID: tenant.id))
-        }
-        guard let user, !user.disabled, let session, session.revokedAt == nil, session.userID == user.id else {
+        guard let user = try store.read({ try $0.user(id: claims.sub, tenantID: tenant.id) }), !user.disabled else {
             throw AuthFailure.invalidAccessToken
         }
         return UserinfoClaims(

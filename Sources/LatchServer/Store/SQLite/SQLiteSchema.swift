@@ -165,5 +165,6 @@ enum SQLiteSchema {
             ALTER TABLE refresh_tokens ADD COLUMN successor_hash TEXT;
             ALTER TABLE refresh_tokens DROP COLUMN grace_reissued;
             """),
+        SQLiteMigration("005_signing_key_revocation", "ALTER TABLE signing_keys ADD COLUMN revoked_at INTEGER;"),
     ]
 }

@@ -94,7 +94,7 @@ extension SQLiteStoreSession {
                 id: try row.requiredString("id"), tenantID: try row.requiredString("tenant_id"),
                 algorithm: try row.requiredString("algorithm"), sealedPrivateKey: sealed,
                 createdAt: try row.requiredDate("created_at"), activatesAt: try row.requiredDate("activates_at"),
-                retiredAt: row.date("retired_at"))
+                retiredAt: row.date("retired_at"), revokedAt: row.date("revoked_at"))
         }
     }
 
@@ -108,6 +108,13 @@ extension SQLiteStoreSession {
                 .text(key.id), .text(key.tenantID), .text(key.algorithm), .blob(key.sealedPrivateKey),
                 SQLiteValue(key.createdAt), SQLiteValue(key.activatesAt), SQLiteValue(key.retiredAt),
             ])
+    }
+
+    func revokeSigningKey(id: String, tenantID: String, at date: Date) throws -> Bool {
+        try run(
+            "UPDATE signing_keys SET revoked_at = ? WHERE id = ? AND tenant_id = ? AND revoked_at IS NULL",
+            [SQLiteValue(date), .text(id), .text(tenantID)])
+        return connection.changes == 1
     }
 
     func retireSigningKeys(tenantID: String, except keepID: String, at date: Date) throws {
