@@ -63,7 +63,9 @@ enum AdminCommands {
         case "user list":
             try withConsole(arguments) { admin in
                 for user in try admin.users(tenant: try admin.tenant(named: tenantName)) {
-                    print("\(user.email)\t\(user.id)\tpassword=\(user.passwordHash != nil)\tdisabled=\(user.disabled)")
+                    print(
+                        "\(TerminalText.escaped(user.email))\t\(user.id)\tpassword=\(user.passwordHash != nil)"
+                            + "\tdisabled=\(user.disabled)")
                 }
             }
         case "keys list":
@@ -97,7 +99,8 @@ enum AdminCommands {
                 for message in try admin.outbox(tenant: tenant, recipient: arguments.value("to"), limit: limit ?? 10) {
                     let state = message.deliveredAt == nil ? "pending" : "delivered"
                     print(
-                        "\(iso(message.createdAt))\tto=\(message.recipient)\tcode=\(message.code ?? "-")\t\(state)\t\(message.subject)"
+                        "\(iso(message.createdAt))\tto=\(TerminalText.escaped(message.recipient))\tcode=\(message.code ?? "-")"
+                            + "\t\(state)\t\(TerminalText.escaped(message.subject))"
                     )
                 }
             }
@@ -105,7 +108,7 @@ enum AdminCommands {
             try withConsole(arguments) { admin in
                 for event in try admin.auditEvents(tenant: try admin.tenant(named: tenantName), limit: limit ?? 20) {
                     print(
-                        "\(iso(event.at))\t\(event.kind.rawValue)\tuser=\(event.userID ?? "-")\tclient=\(event.clientID ?? "-")\t\(event.detail ?? "")"
+                        "\(iso(event.at))\t\(event.kind.rawValue)\tuser=\(event.userID ?? "-")\tclient=\(event.clientID ?? "-")\t\(TerminalText.escaped(event.detail ?? ""))"
                     )
                 }
             }

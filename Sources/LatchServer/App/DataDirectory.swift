@@ -7,12 +7,31 @@ public struct DataDirectory: Sendable {
     /// The directory path.
     public let path: String
 
-    /// Opens (creating if needed) the directory.
+    /// Opens (creating if needed, mode 0700) the directory.
+    /// - Throws: ``ConfigurationError`` when the directory, or a secret in it (`master.key`,
+    ///   `admin.token`, the development CA's and server's keys), is accessible by group or others:
+    ///   anyone who can read them can sign tokens or act as the administrator.
     public init(path: String) throws {
         self.path = path
         umask(0o077)
         try FileManager.default.createDirectory(
             atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try Self.refuseShared(path, what: "data directory", fix: "chmod 700")
+        for secret in ["master.key", "admin.token", "dev-ca.key", "dev-server.key"] {
+            try Self.refuseShared(path + "/" + secret, what: "secret", fix: "chmod 600")
+        }
+    }
+
+    /// Throws when `file` exists with any permission bit for group or others.
+    private static func refuseShared(_ file: String, what: String, fix: String) throws {
+        var status = stat()
+        guard stat(file, &status) == 0 else { return }
+        let mode = Int(status.st_mode) & 0o777
+        guard mode & 0o077 == 0 else {
+            throw ConfigurationError(
+                "\(what) \(file) is accessible by group or others (mode \(String(mode, radix: 8))); "
+                    + "run `\(fix) \(file)` and start again")
+        }
     }
 
     /// The SQLite database file.

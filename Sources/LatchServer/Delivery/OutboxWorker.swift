@@ -14,6 +14,7 @@ public final class OutboxWorker: Sendable {
     private let lastMaintenance = Atomic<Int64>(0)
     private let wakeUp = DispatchSemaphore(value: 0)
     private let stopping = Atomic<Bool>(false)
+    private let started = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
     /// Creates a worker.
@@ -31,8 +32,9 @@ public final class OutboxWorker: Sendable {
         self.log = log
     }
 
-    /// Starts the delivery thread.
+    /// Starts the delivery thread (once).
     public func start() {
+        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let thread = Thread { [self] in
             while !stopping.load(ordering: .acquiring) {
                 drain()
@@ -49,9 +51,10 @@ public final class OutboxWorker: Sendable {
     /// Wakes the thread to deliver new messages.
     public func notify() { wakeUp.signal() }
 
-    /// Delivers what is pending and stops the thread.
+    /// Delivers what is pending and stops the thread; a worker that never started just stops.
     public func stop() {
         guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard started.load(ordering: .acquiring) else { return }
         wakeUp.signal()
         finished.wait()
     }

@@ -55,10 +55,21 @@ public struct User: Sendable, Equatable {
 
     /// A pragmatic e-mail syntax check: one `@`, a non-empty local part, a dotted domain, no spaces,
     /// at most 254 characters (RFC 5321 § 4.5.3.1.3).
+    ///
+    /// Control characters (NUL, DEL, C0/C1), format characters (bidirectional overrides and
+    /// isolates, zero-width joiners) and separators are refused: they would let an address render
+    /// as another one in logs, admin output or messages (Unicode TR #36 § 2).
     public static func isPlausibleEmail(_ email: String) -> Bool {
         guard email.utf8.count <= 254, !email.contains(where: { $0.isWhitespace || $0.isNewline }) else {
             return false
         }
+        let deceptive = email.unicodeScalars.contains { scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: true
+            default: false
+            }
+        }
+        guard !deceptive else { return false }
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[0].utf8.count <= 64 else { return false }
         let labels = parts[1].split(separator: ".", omittingEmptySubsequences: false)
