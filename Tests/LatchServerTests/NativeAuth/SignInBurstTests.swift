@@ -13,8 +13,12 @@ struct SignInBurstTests {
     final class CountingHasher: PasswordHasher {
         let inner = Argon2idHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 1))
         let verifications = Atomic<Int>(0)
+        let hashes = Atomic<Int>(0)
 
-        func hash(_ password: String) throws -> String { try inner.hash(password) }
+        func hash(_ password: String) throws -> String {
+            hashes.add(1, ordering: .relaxed)
+            return try inner.hash(password)
+        }
         func verify(_ password: String, against hash: String) -> Bool {
             verifications.add(1, ordering: .relaxed)
             return inner.verify(password, against: hash)
@@ -59,5 +63,47 @@ struct SignInBurstTests {
         #expect(checked == TenantSettings().signInFailuresBeforeDelay, "\(checked) passwords checked")
         #expect(all.filter { $0 == 400 }.count == checked)
         #expect(all.filter { $0 == 429 }.count == all.count - checked)
+    }
+
+    @Test("sign-up start runs Argon2 only after every cheap check has passed")
+    func cheapChecksFirst() async throws {
+        let hasher = CountingHasher()
+        var settings = TenantSettings()
+        settings.requiredAttributes = [AttributeDefinition(name: "displayName", regex: "[A-Za-z ]+")]
+        let server = try LatchTestServer.start(mode: .inProcess) { $0.passwordHasher = hasher }
+        defer { server.stop() }
+        try server.createTenant("strict", settings: settings)
+        let client = WireClient(server, tenant: "strict")
+        let existing = TokenHelpers.uniqueEmail("exists")
+        try server.createUser(email: existing, password: TokenHelpers.password, tenant: "strict")
+        hasher.verifications.store(0, ordering: .relaxed)
+        let hashesBefore = hasher.hashes.load(ordering: .relaxed)
+        let refused: [[String: String]] = [
+            ["username": existing, "password": TokenHelpers.password, "challenge_type": "oob password redirect"],
+            [
+                "username": TokenHelpers.uniqueEmail(), "password": TokenHelpers.password,
+                "challenge_type": "oob password redirect", "attributes": #"{"displayName":"<script>"}"#,
+            ],
+            ["username": TokenHelpers.uniqueEmail(), "password": TokenHelpers.password, "challenge_type": "oob password"],
+            ["username": "not-an-address", "password": TokenHelpers.password, "challenge_type": "oob password redirect"],
+            ["username": TokenHelpers.uniqueEmail(), "password": "short", "challenge_type": "oob password redirect"],
+            [
+                "client_id": "unknown-app", "username": TokenHelpers.uniqueEmail(), "password": TokenHelpers.password,
+                "challenge_type": "oob password redirect",
+            ],
+        ]
+        for form in refused {
+            let reply = try await client.post("signup/v1.0/start", form)
+            #expect(reply.status == 400, "\(form)")
+        }
+        #expect(hasher.hashes.load(ordering: .relaxed) == hashesBefore, "a refused sign-up start hashed a password")
+        let accepted = try await client.post(
+            "signup/v1.0/start",
+            [
+                "username": TokenHelpers.uniqueEmail(), "password": TokenHelpers.password,
+                "challenge_type": "oob password redirect", "attributes": #"{"displayName":"Ada"}"#,
+            ])
+        #expect(accepted.status == 200)
+        #expect(hasher.hashes.load(ordering: .relaxed) == hashesBefore + 1)
     }
 }

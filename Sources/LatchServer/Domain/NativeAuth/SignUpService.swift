@@ -46,12 +46,10 @@ public struct SignUpService: Sendable {
         if settings.passwordRequiredOnSignUp, !support.contains(.password) {
             return .browserRequired(.passwordRequiredButUnsupported)
         }
-        var passwordHash: String?
-        if let password, !password.isEmpty {
-            if let violation = policy.violation(of: password, username: email) {
-                throw AuthFailure.passwordPolicy(violation)
-            }
-            passwordHash = try hasher.hash(password)
+        // Every cheap check first (input, policy, attributes, an existing account); Argon2 last,
+        // so a request that will be refused never costs a hash.
+        if let password, !password.isEmpty, let violation = policy.violation(of: password, username: email) {
+            throw AuthFailure.passwordPolicy(violation)
         }
         let collected = try NativeAuthInput.attributes(attributes, definitions: settings.requiredAttributes)
         // Under enumeration protection only the mailbox owner learns that the account exists:
@@ -61,6 +59,7 @@ public struct SignUpService: Sendable {
         {
             throw AuthFailure.userAlreadyExists
         }
+        let passwordHash = try password.flatMap { $0.isEmpty ? nil : try hasher.hash($0) }
         let token = try flows.start(
             context, kind: .signUp, username: email, userID: nil,
             state: FlowState(
