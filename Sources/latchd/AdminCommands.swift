@@ -96,7 +96,9 @@ enum AdminCommands {
         case "outbox":
             try withConsole(arguments) { admin in
                 let tenant = arguments.value("tenant").map { try? admin.tenant(named: $0) } ?? nil
-                for message in try admin.outbox(tenant: tenant, recipient: arguments.value("to"), limit: limit ?? 10) {
+                let messages = try admin.outbox(
+                    tenant: tenant, recipient: arguments.value("to"), limit: limit ?? 10, revealCodes: arguments.flag("dev"))
+                for message in messages {
                     let state = message.deliveredAt == nil ? "pending" : "delivered"
                     print(
                         "\(iso(message.createdAt))\tto=\(TerminalText.escaped(message.recipient))\tcode=\(message.code ?? "-")"

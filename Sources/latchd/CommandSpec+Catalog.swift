@@ -97,8 +97,9 @@ extension CommandSpec {
     /// `latchd outbox`.
     static let outbox = CommandSpec(
         words: ["outbox"],
-        summary: "Print the latest outgoing messages (one-time codes), newest first.",
+        summary: "Print the latest outgoing messages, newest first; their one-time codes only with --dev.",
         options: [
+            .flag("dev", "Show the one-time codes (a development server; elsewhere codes are for their recipients only)."),
             .valued("tenant", "T", "Only messages of tenant T (default: every tenant)."),
             .valued("to", "ADDRESS", "Only messages to ADDRESS."),
             .valued("limit", "N", "At most N messages (default 10)."),

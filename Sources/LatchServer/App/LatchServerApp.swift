@@ -59,7 +59,8 @@ public final class LatchServerApp: Sendable {
             store: store, clock: configuration.clock, masterKey: try directory.masterKey(),
             baseURL: publicURL ?? "\(scheme)://\(Self.hostForURL(configuration.host)):\(configuration.port)",
             hasher: configuration.passwordHasher ?? Argon2idHasher(parameters: configuration.passwordHashing),
-            outboxChanged: { worker.notify() }, signInObserved: { metrics.record(signIn: $0) })
+            canDeliver: transport != nil, outboxChanged: { worker.notify() },
+            signInObserved: { metrics.record(signIn: $0) })
         self.services = services
         if try store.read({ try $0.tenant(named: "default") }) == nil {
             try services.admin.createTenant(name: "default")
@@ -72,7 +73,8 @@ public final class LatchServerApp: Sendable {
         NativeAuthAPI(services: services, renderer: NativeAuthRenderer(clock: configuration.clock), log: log)
             .register(in: &router)
         OAuthAPI(services: services, log: log).register(in: &router)
-        AdminAPI(services: services, adminToken: adminToken, log: log).register(in: &router)
+        AdminAPI(services: services, adminToken: adminToken, revealCodes: configuration.development, log: log)
+            .register(in: &router)
         let box = DrainFlag()
         OperationsAPI(services: services, metrics: metrics, isDraining: { box.isSet }).register(in: &router)
         drainFlag = box
@@ -183,9 +185,11 @@ public final class LatchServerApp: Sendable {
         }
         if configuration.development {
             lines.append("  dev client id: latch-dev (tenant: default)")
-            lines.append("  one-time codes: logged here as 'outbox ... to=<address> code=<code>', and `latchd outbox`")
+            lines.append("  one-time codes: logged here as 'outbox ... to=<address> code=<code>', and `latchd outbox --dev`")
         } else {
-            lines.append("  one-time codes: no delivery configured; read them with `latchd outbox`")
+            lines.append(
+                "  one-time codes: NO DELIVERY CONFIGURED: sign-up, code sign-in and password reset are refused "
+                    + "(use --dev to log codes)")
         }
         return lines.joined(separator: "\n")
     }

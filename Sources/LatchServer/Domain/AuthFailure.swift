@@ -50,6 +50,8 @@ public enum AuthFailure: Error, Sendable, Equatable {
     case refreshTokenReused
     /// A bearer token was missing, malformed or invalid (RFC 6750 § 3.1).
     case invalidAccessToken
+    /// One-time codes cannot be delivered: the server has no delivery transport configured.
+    case deliveryUnavailable
     /// Too many attempts: sign-in is delayed after repeated failures, or too many codes were sent;
     /// try again after `retryAfter` seconds (HTTP 429 with `Retry-After`, RFC 6585 § 4).
     case tooManyAttempts(retryAfter: Int)

@@ -32,12 +32,15 @@ public struct AuthServices: Sendable {
     ///   - baseURL: the public origin used in `iss` and discovery.
     ///   - hasher: hashes new passwords and verifies stored ones (Argon2id in production).
     ///   - signer: signs tokens; `nil` uses the key ring itself.
+    ///   - canDeliver: whether a delivery transport exists; without one, flows that must send a code
+    ///     are refused with ``AuthFailure/deliveryUnavailable`` instead of queueing codes nobody gets.
     ///   - outboxChanged: wakes the outbox worker after a commit that queued a message.
     ///   - signInObserved: receives each sign-in outcome (metrics).
     public init(
         store: any Store, clock: any ServerClock, masterKey: [UInt8], baseURL: String,
         hasher: any PasswordHasher = Argon2idHasher(), signer: (any TokenSigner)? = nil,
-        policy: PasswordPolicy = PasswordPolicy(), outboxChanged: @escaping @Sendable () -> Void = {},
+        policy: PasswordPolicy = PasswordPolicy(), canDeliver: Bool = true,
+        outboxChanged: @escaping @Sendable () -> Void = {},
         signInObserved: @escaping @Sendable (SignInOutcome) -> Void = { _ in }
     ) {
         self.store = store
@@ -46,7 +49,7 @@ public struct AuthServices: Sendable {
         directory = Directory(store: store, clock: clock)
         tokens = TokenService(store: store, clock: clock, signer: signer ?? keyRing, baseURL: baseURL)
         userinfo = UserinfoService(store: store, tokens: tokens)
-        let flows = FlowEngine(store: store, clock: clock, outboxChanged: outboxChanged)
+        let flows = FlowEngine(store: store, clock: clock, canDeliver: canDeliver, outboxChanged: outboxChanged)
         passwords = PasswordVerifier(store: store, hasher: hasher, clock: clock, observe: signInObserved)
         let sessions = SessionIssuer(tokens: tokens, clock: clock)
         signUp = SignUpService(flows: flows, hasher: hasher, policy: policy, clock: clock)

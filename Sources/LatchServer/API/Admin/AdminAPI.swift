@@ -8,6 +8,8 @@ import LatchHTTP
 struct AdminAPI: Sendable {
     let services: AuthServices
     let adminToken: String
+    /// Whether one-time codes are shown (development only).
+    let revealCodes: Bool
     let log: ServerLog
     let renderer = AdminRenderer()
 
@@ -18,7 +20,8 @@ struct AdminAPI: Sendable {
         router.add("GET", "/{tenant}/admin/outbox") { request in
             api.authorized(request) { tenant in
                 let limit = min(max(Int(request.query["limit"] ?? "") ?? 20, 1), 500)
-                let messages = try services.admin.outbox(tenant: tenant, recipient: request.query["to"], limit: limit)
+                let messages = try services.admin.outbox(
+                    tenant: tenant, recipient: request.query["to"], limit: limit, revealCodes: api.revealCodes)
                 return JSONBody.ok([
                     "messages": messages.map { message -> [String: any Sendable] in
                         var item: [String: any Sendable] = [

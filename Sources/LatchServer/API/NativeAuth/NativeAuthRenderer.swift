@@ -152,6 +152,13 @@ struct NativeAuthRenderer: ErrorRenderer {
             envelope = .init(
                 error: .tooManyRequests, errorDescription: "Too many attempts; try again in \(seconds) seconds.",
                 errorCodes: [ServerErrorCode.tooManyAttempts])
+        case .deliveryUnavailable:
+            // RFC 6749 § 4.1.2.1 names this condition temporarily_unavailable; it lasts until an
+            // operator configures delivery, so no Retry-After is promised.
+            status = 503
+            envelope = .init(
+                error: NativeAuthErrorCode(rawValue: "temporarily_unavailable"),
+                errorDescription: "This server cannot deliver one-time codes: no delivery is configured.")
         case .invalidAccessToken:
             status = 401
             headers.add("WWW-Authenticate", "Bearer error=\"invalid_token\"")

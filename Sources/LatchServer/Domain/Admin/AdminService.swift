@@ -84,10 +84,21 @@ public struct AdminService: Sendable {
     }
 
     /// Outbox messages, newest first.
-    public func outbox(tenant: Tenant?, recipient: String?, limit: Int = 20) throws -> [OutboxMessage] {
-        try store.read {
+    /// - Parameter revealCodes: keep the one-time codes and bodies (development only); otherwise
+    ///   both are blanked, so an operator's view never shows a usable code.
+    public func outbox(tenant: Tenant?, recipient: String?, limit: Int = 20, revealCodes: Bool = true) throws
+        -> [OutboxMessage]
+    {
+        let messages = try store.read {
             try $0.outboxMessages(
                 tenantID: tenant?.id, recipient: recipient.map(User.normalizeEmail), limit: limit)
+        }
+        guard !revealCodes else { return messages }
+        return messages.map { message in
+            var redacted = message
+            redacted.code = nil
+            redacted.body = ""
+            return redacted
         }
     }
 

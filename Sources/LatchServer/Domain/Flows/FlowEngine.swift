@@ -11,6 +11,8 @@ import LatchCrypto
 struct FlowEngine: Sendable {
     let store: any Store
     let clock: any ServerClock
+    /// Whether a delivery transport exists; without one, flows that must send a code are refused.
+    let canDeliver: Bool
     /// Called after a commit that queued outbox messages, to wake the delivery worker.
     let outboxChanged: @Sendable () -> Void
 
@@ -33,6 +35,8 @@ struct FlowEngine: Sendable {
     func start(
         _ context: ClientContext, kind: Flow.Kind, username: String, userID: String?, state: FlowState
     ) throws -> String {
+        // Sign-up and reset always need a code; refusing them up front beats codes nobody receives.
+        if kind == .signUp || kind == .passwordReset { try requireDelivery() }
         let token = Self.newContinuationToken()
         let now = clock.now()
         let flow = Flow(
@@ -107,6 +111,12 @@ struct FlowEngine: Sendable {
         return relaxed ? try store.writeRelaxed(body) : try store.write(body)
     }
 
+    /// Throws ``AuthFailure/deliveryUnavailable`` when no transport can deliver codes (decoy flows
+    /// included, so the refusal tells nothing about the address).
+    private func requireDelivery() throws {
+        guard canDeliver else { throw AuthFailure.deliveryUnavailable }
+    }
+
     /// Whether codes of `flow` are mailed: not for a decoy flow (unknown user under enumeration
     /// protection), whose codes nobody receives.
     static func mailsCodes(_ flow: Flow) -> Bool { flow.kind == .signUp || flow.userID != nil }
@@ -136,6 +146,7 @@ struct FlowEngine: Sendable {
     /// fresh token, commits, wakes the outbox worker and describes the delivery. Calling it again is
     /// "resend code": the previous code stops working.
     func sendCode(for flow: Flow, tenant: Tenant, purpose: CodePurpose) throws -> ChallengeOutcome {
+        try requireDelivery()
         let next: String = try store.write { tx in
             let current = try reload(tx, flow)
             try checkSendLimits(tx, flow: current, tenant: tenant)
