@@ -48,7 +48,8 @@ enum ExternalTool {
                 collected.withLock { $0.1 = data }
             },
         ]
-        if !input.isEmpty { standardInput.fileHandleForWriting.write(Data(input.utf8)) }
+        signal(SIGPIPE, SIG_IGN)  // a child that exits early must not take the test process with it
+        if !input.isEmpty { try? standardInput.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
         try standardInput.fileHandleForWriting.close()
         let watchdog = Task {
             try await Task.sleep(for: .milliseconds(Int(timeout * 1000)))

@@ -51,15 +51,16 @@ public final class LatchServerApp: Sendable {
         let log = configuration.log
         let transport: (any MessageTransport)? =
             configuration.transport ?? (configuration.development ? DevelopmentLogTransport(log: log) : nil)
+        let aggregator = AuditAggregator()
         let worker = OutboxWorker(
             store: store, clock: configuration.clock, transport: transport,
-            redactDelivered: !configuration.development, log: log)
+            redactDelivered: !configuration.development, log: log, auditAggregator: aggregator)
         self.worker = worker
         let services = AuthServices(
             store: store, clock: configuration.clock, masterKey: try directory.masterKey(),
             baseURL: publicURL ?? "\(scheme)://\(Self.hostForURL(configuration.host)):\(configuration.port)",
             hasher: configuration.passwordHasher ?? Argon2idHasher(parameters: configuration.passwordHashing),
-            canDeliver: transport != nil, outboxChanged: { worker.notify() },
+            canDeliver: transport != nil, auditAggregator: aggregator, outboxChanged: { worker.notify() },
             signInObserved: { metrics.record(signIn: $0) })
         self.services = services
         if try store.read({ try $0.tenant(named: "default") }) == nil {

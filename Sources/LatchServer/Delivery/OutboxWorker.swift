@@ -4,13 +4,15 @@ import Synchronization
 /// The server's background thread: delivers committed outbox messages (woken after each commit that
 /// queued one, and every second in case a wake-up was missed or a delivery failed: at-least-once),
 /// erases delivered codes outside development, and once a minute deletes what has outlived its use
-/// (flows expired an hour ago, day-old outbox messages, sessions ended a day ago).
+/// (flows expired an hour ago, day-old outbox messages, sessions ended a day ago, audit events past
+/// their tenant's retention) and writes the aggregated audit rows of failures without an account.
 public final class OutboxWorker: Sendable {
     private let store: any Store
     private let clock: any ServerClock
     private let transport: (any MessageTransport)?
     private let redactDelivered: Bool
     private let log: ServerLog
+    private let auditAggregator: AuditAggregator?
     private let lastMaintenance = Atomic<Int64>(0)
     private let wakeUp = DispatchSemaphore(value: 0)
     private let stopping = Atomic<Bool>(false)
@@ -22,9 +24,12 @@ public final class OutboxWorker: Sendable {
     ///   - transport: where messages go; `nil` leaves them pending for `latchd outbox`.
     ///   - redactDelivered: erase the body and code of delivered messages (everywhere but development,
     ///     where the outbox reader shows recent codes).
+    ///   - auditAggregator: its summary rows are written with every maintenance pass and at stop.
     public init(
-        store: any Store, clock: any ServerClock, transport: (any MessageTransport)?, redactDelivered: Bool, log: ServerLog
+        store: any Store, clock: any ServerClock, transport: (any MessageTransport)?, redactDelivered: Bool, log: ServerLog,
+        auditAggregator: AuditAggregator? = nil
     ) {
+        self.auditAggregator = auditAggregator
         self.store = store
         self.clock = clock
         self.transport = transport
@@ -42,6 +47,7 @@ public final class OutboxWorker: Sendable {
                 _ = wakeUp.wait(timeout: .now() + 1)
             }
             drain()
+            flushAudit()
             finished.signal()
         }
         thread.name = "latch-outbox"
@@ -72,9 +78,24 @@ public final class OutboxWorker: Sendable {
                 // An hour's slack keeps answering "expired" (not "unknown") for recently expired tokens.
                 try tx.deleteFlows(expiredBefore: now.addingTimeInterval(-3600))
                 try tx.purge(outboxBefore: dayAgo, sessionsBefore: dayAgo)
+                for tenant in try tx.tenants() {
+                    let days = max(1, tenant.settings.auditRetentionDays)
+                    try tx.deleteAuditEvents(tenantID: tenant.id, before: now.addingTimeInterval(-Double(days) * 86_400))
+                }
+                try auditAggregator?.flush(into: tx, at: now)
             }
         } catch {
             log.error("maintenance failed", [("error", "\(error)")])
+        }
+    }
+
+    /// Writes the aggregated audit rows now (at stop).
+    private func flushAudit() {
+        guard let auditAggregator, auditAggregator.pendingCount > 0 else { return }
+        do {
+            try store.write { tx in try auditAggregator.flush(into: tx, at: clock.now()) }
+        } catch {
+            log.error("audit flush failed", [("error", "\(error)")])
         }
     }
 

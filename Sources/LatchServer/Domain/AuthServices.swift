@@ -21,6 +21,8 @@ public struct AuthServices: Sendable {
     public let keyRing: KeyRing
     /// Administration.
     public let admin: AdminService
+    /// Counts of failures that name no account, flushed as summary audit rows.
+    public let auditAggregator: AuditAggregator
     /// The store everything shares.
     public let store: any Store
     /// The clock everything shares.
@@ -34,12 +36,13 @@ public struct AuthServices: Sendable {
     ///   - signer: signs tokens; `nil` uses the key ring itself.
     ///   - canDeliver: whether a delivery transport exists; without one, flows that must send a code
     ///     are refused with ``AuthFailure/deliveryUnavailable`` instead of queueing codes nobody gets.
+    ///   - auditAggregator: counts failures that name no account, for summary audit rows.
     ///   - outboxChanged: wakes the outbox worker after a commit that queued a message.
     ///   - signInObserved: receives each sign-in outcome (metrics).
     public init(
         store: any Store, clock: any ServerClock, masterKey: [UInt8], baseURL: String,
         hasher: any PasswordHasher = Argon2idHasher(), signer: (any TokenSigner)? = nil,
-        policy: PasswordPolicy = PasswordPolicy(), canDeliver: Bool = true,
+        policy: PasswordPolicy = PasswordPolicy(), canDeliver: Bool = true, auditAggregator: AuditAggregator = AuditAggregator(),
         outboxChanged: @escaping @Sendable () -> Void = {},
         signInObserved: @escaping @Sendable (SignInOutcome) -> Void = { _ in }
     ) {
@@ -50,7 +53,10 @@ public struct AuthServices: Sendable {
         tokens = TokenService(store: store, clock: clock, signer: signer ?? keyRing, baseURL: baseURL)
         userinfo = UserinfoService(store: store, tokens: tokens)
         let flows = FlowEngine(store: store, clock: clock, canDeliver: canDeliver, outboxChanged: outboxChanged)
-        passwords = PasswordVerifier(store: store, hasher: hasher, clock: clock, observe: signInObserved)
+        let aggregator = auditAggregator
+        self.auditAggregator = aggregator
+        passwords = PasswordVerifier(
+            store: store, hasher: hasher, clock: clock, aggregator: aggregator, observe: signInObserved)
         let sessions = SessionIssuer(tokens: tokens, clock: clock)
         signUp = SignUpService(flows: flows, hasher: hasher, policy: policy, clock: clock)
         signIn = SignInService(flows: flows, passwords: passwords, sessions: sessions, tokens: tokens, clock: clock)

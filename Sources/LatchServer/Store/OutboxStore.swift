@@ -20,4 +20,6 @@ public protocol OutboxWriting: OutboxReading {
     func markDelivered(ids: [Int64], at date: Date, redact: Bool) throws
     /// Adds an audit event.
     func insert(_ event: AuditEvent) throws
+    /// Deletes the audit events of a tenant from before `date` (retention).
+    func deleteAuditEvents(tenantID: String, before date: Date) throws
 }

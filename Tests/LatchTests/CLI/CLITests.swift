@@ -261,7 +261,10 @@ final class CLIProcess: Sendable {
     /// Writes `text` to the child's standard input.
     func write(_ text: String) {
         guard !text.isEmpty else { return }
-        input.fileHandleForWriting.write(Data(text.utf8))
+        // A child that already exited (e.g. after --help) closed its end: that is not a test failure,
+        // and must not raise SIGPIPE in the test process.
+        signal(SIGPIPE, SIG_IGN)
+        try? input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
     }
 
     /// Closes standard input, waits for the exit (killing the child after `timeout`), and collects the output.

@@ -9,14 +9,17 @@ public struct PasswordVerifier: Sendable {
     let hasher: any PasswordHasher
     let clock: any ServerClock
     let observe: @Sendable (SignInOutcome) -> Void
+    let aggregator: AuditAggregator
     private let decoys = DecoyHashes()
 
     init(
-        store: any Store, hasher: any PasswordHasher, clock: any ServerClock, observe: @escaping @Sendable (SignInOutcome) -> Void
+        store: any Store, hasher: any PasswordHasher, clock: any ServerClock, aggregator: AuditAggregator,
+        observe: @escaping @Sendable (SignInOutcome) -> Void
     ) {
         self.store = store
         self.hasher = hasher
         self.clock = clock
+        self.aggregator = aggregator
         self.observe = observe
     }
 
@@ -47,16 +50,23 @@ public struct PasswordVerifier: Sendable {
         let reservation = try user.map { try reserve($0, context: context) }
         guard let user, let stored = user.passwordHash, hasher.verify(password, against: stored) else {
             if user?.passwordHash == nil { _ = hasher.verify(password, against: decoys.value(for: hasher)) }
+            guard let user else {
+                // No account: counted for the summary row, and nothing written per request.
+                try store.write { tx in try onFailure(tx) }
+                aggregator.count(tenantID: context.tenant.id, reason: SignInOutcome.invalidCredentials.rawValue)
+                observe(.invalidCredentials)
+                throw AuthFailure.invalidCredentials
+            }
             try store.write { tx in
                 try onFailure(tx)
-                if let user, let reservation, let delay = reservation.delayStarted {
+                if let reservation, let delay = reservation.delayStarted {
                     try tx.insert(
                         AuditEvent(
                             tenantID: context.tenant.id, at: clock.now(), kind: .signInBlocked, userID: user.id,
                             clientID: context.client.id, remoteAddress: context.remoteAddress,
                             detail: "failures=\(reservation.failures) delay=\(delay)s"))
                 }
-                try tx.insert(failureEvent(context, userID: user?.id, failure: .invalidCredentials))
+                try tx.insert(failureEvent(context, userID: user.id, failure: .invalidCredentials))
             }
             observe(.invalidCredentials)
             throw AuthFailure.invalidCredentials
@@ -109,9 +119,14 @@ public struct PasswordVerifier: Sendable {
                 detail: "failures=\(failures) delay=\(delay)s"))
     }
 
-    /// Audits and observes a failed sign-in in a write of its own.
+    /// Audits and observes a failed sign-in in a write of its own; a failure that names no account
+    /// is only counted for the aggregated summary row (``AuditAggregator``).
     func record(_ failure: AuthFailure, context: ClientContext, userID: String?) throws {
         observe(SignInOutcome(failure))
+        guard let userID else {
+            aggregator.count(tenantID: context.tenant.id, reason: SignInOutcome(failure).rawValue)
+            return
+        }
         try store.write { tx in try tx.insert(failureEvent(context, userID: userID, failure: failure)) }
     }
 

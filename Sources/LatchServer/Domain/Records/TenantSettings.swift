@@ -35,6 +35,8 @@ public struct TenantSettings: Codable, Sendable, Equatable {
     public var codeSendsPerWindow: Int = 5
     /// The sliding window of ``codeSendsPerWindow``, in seconds.
     public var codeSendWindowSeconds: Int = 900
+    /// Days audit events are kept; older ones are purged in the background (values below 1 count as 1).
+    public var auditRetentionDays: Int = 90
 
     /// Default settings.
     public init() {}
@@ -61,6 +63,7 @@ public struct TenantSettings: Codable, Sendable, Equatable {
         signInDelayMaxSeconds = try value(.signInDelayMaxSeconds, defaults.signInDelayMaxSeconds)
         codeSendsPerWindow = try value(.codeSendsPerWindow, defaults.codeSendsPerWindow)
         codeSendWindowSeconds = try value(.codeSendWindowSeconds, defaults.codeSendWindowSeconds)
+        auditRetentionDays = try value(.auditRetentionDays, defaults.auditRetentionDays)
     }
 
     /// The longest a token signed now can stay valid; retired keys stay published this long.

@@ -89,6 +89,10 @@ extension SQLiteStoreSession {
         }
     }
 
+    func deleteAuditEvents(tenantID: String, before date: Date) throws {
+        try run("DELETE FROM audit_events WHERE tenant_id = ? AND at < ?", [.text(tenantID), SQLiteValue(date)])
+    }
+
     func insert(_ event: AuditEvent) throws {
         try run(
             """
