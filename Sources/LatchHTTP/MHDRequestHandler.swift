@@ -14,7 +14,8 @@ import Synchronization
 /// "Implementing external URL handlers"):
 /// 1. the URI log callback, once the request line is read: a ``RequestContext`` is created,
 ///    retained in `*req_cls`, and counted in flight;
-/// 2. the access handler with `*upload_data_size == 0`: the head is checked (431, 413 by
+/// 2. the access handler with `*upload_data_size == 0`: the head is checked (framing by
+///    ``RequestFraming``, refused at once with the connection closed; 431; 413 by
 ///    `Content-Length`);
 /// 3. the access handler with body chunks: appended, or counted and dropped once refused;
 /// 4. the access handler with `*upload_data_size == 0` again: the responder runs, or the refusal
@@ -60,11 +61,11 @@ enum MHDRequestHandler {
         }
     }
 
-    static let access: MHD_AccessHandlerCallback = { cls, connection, _, method, _, uploadData, uploadSize, slot in
+    static let access: MHD_AccessHandlerCallback = { cls, connection, _, method, version, uploadData, uploadSize, slot in
         guard let cls, let connection, let slot else { return MHD_Result.NO }
         return Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
             MHDRequestHandler.handle(
-                core: core, connection: MHDConnection(handle: connection), method: method,
+                core: core, connection: MHDConnection(handle: connection), method: method, version: version,
                 uploadData: uploadData, uploadSize: uploadSize, slot: slot)
         }
     }
@@ -97,7 +98,7 @@ enum MHDRequestHandler {
     // MARK: - Life cycle
 
     private static func handle(
-        core: ServerCore, connection: MHDConnection, method: UnsafePointer<CChar>?,
+        core: ServerCore, connection: MHDConnection, method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?,
         uploadData: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>?,
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
@@ -106,7 +107,7 @@ enum MHDRequestHandler {
         let size = uploadSize?.pointee ?? 0
         switch context.stage {
         case .started:
-            return begin(core: core, connection: connection, context: context, method: method)
+            return begin(core: core, connection: connection, context: context, method: method, version: version)
         case .receivingBody:
             guard size > 0, let uploadData, let uploadSize else {
                 return finish(core: core, connection: connection, context: context)
@@ -136,15 +137,22 @@ enum MHDRequestHandler {
         }
     }
 
-    /// First call: the head is complete. Checks head size and declared body size.
-    private static func begin(core: ServerCore, connection: MHDConnection, context: RequestContext, method: UnsafePointer<CChar>?)
-        -> MHD_Result
-    {
+    /// First call: the head is complete. Checks the framing, head size and declared body size.
+    private static func begin(
+        core: ServerCore, connection: MHDConnection, context: RequestContext, method: UnsafePointer<CChar>?,
+        version: UnsafePointer<CChar>?
+    ) -> MHD_Result {
         context.method = method.map { String(cString: $0) } ?? "GET"
         let headSize = connection.collectHeaders(into: context) + context.method.utf8.count + context.target.utf8.count + 12
         context.correlationID =
             HTTPRequest.saneClientRequestID(context.headers["client-request-id"]) ?? RequestIDGenerator.shared.nextUUID()
         context.stage = .receivingBody
+        if let refusal = RequestFraming.refusal(headers: context.headers, version: version.map { String(cString: $0) } ?? "") {
+            // The body cannot be delimited, so it is not read: answer at once and close.
+            return respondOrClose(
+                refused(refusal, core: core, connection: connection, context: context), core: core, connection: connection,
+                context: context, close: true)
+        }
         let declaredLength = context.headers["content-length"].flatMap { UInt64($0.trimmingASCIISpaces()) }
         if headSize > core.maxHeaderBytes {
             return refuseBeforeBody(
@@ -215,17 +223,19 @@ enum MHDRequestHandler {
         return respondOrClose(response, core: core, connection: connection, context: context)
     }
 
+    /// Queues `response` (with `Connection: close` when `close` or draining), or closes the
+    /// connection if libmicrohttpd refuses it.
     private static func respondOrClose(
-        _ response: HTTPResponse, core: ServerCore, connection: MHDConnection, context: RequestContext
+        _ response: HTTPResponse, core: ServerCore, connection: MHDConnection, context: RequestContext, close: Bool = false
     ) -> MHD_Result {
-        respond(response, core: core, connection: connection, context: context) ? MHD_Result.YES : MHD_Result.NO
+        respond(response, core: core, connection: connection, context: context, close: close) ? MHD_Result.YES : MHD_Result.NO
     }
 
-    private static func respond(_ response: HTTPResponse, core: ServerCore, connection: MHDConnection, context: RequestContext)
-        -> Bool
-    {
+    private static func respond(
+        _ response: HTTPResponse, core: ServerCore, connection: MHDConnection, context: RequestContext, close: Bool
+    ) -> Bool {
         let queued = connection.queue(
-            response, context: context, closeConnection: core.draining.load(ordering: .relaxed), log: core.errorLog)
+            response, context: context, closeConnection: close || core.draining.load(ordering: .relaxed), log: core.errorLog)
         if queued { context.stage = .responded }
         return queued
     }
