@@ -1,5 +1,6 @@
 /// Renders the failures the HTTP layer and the ``Router`` produce themselves (404, 405, 413, 431,
-/// an ``HTTPError`` a handler throws, an unexpected error as 500) in one wire family's envelope.
+/// 400 or 501 for a request's framing, an ``HTTPError`` a handler throws, an unexpected error as
+/// 500) in one wire family's envelope.
 ///
 /// Each family registers one with ``Router/addGroup(_:prefixes:renderer:)``, so a client of that
 /// family always receives errors it can decode.

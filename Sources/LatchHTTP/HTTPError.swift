@@ -72,6 +72,12 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         HTTPError(status: 500, code: "server_error", message: message)
     }
 
+    /// 501 Not Implemented (RFC 9110 §15.6.2) with code `not_implemented`: for example a request
+    /// framed with a transfer coding the server does not understand (RFC 9112 §6.1).
+    public static func notImplemented(_ message: String) -> HTTPError {
+        HTTPError(status: 501, code: "not_implemented", message: message)
+    }
+
     /// The JSON response that renders this error: `{"error": code, "error_description": message}`.
     public var response: HTTPResponse {
         var writer = JSONText()

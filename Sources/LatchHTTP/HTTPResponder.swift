@@ -13,7 +13,9 @@ public protocol HTTPResponder: Sendable {
 
 extension HTTPResponder {
     /// Renders a request the server refused before ``respond(to:)`` could run: a body over the
-    /// limit (413) or a request head over the limit (431). `request` carries the method, target,
+    /// limit (413), a request head over the limit (431), or a body it cannot delimit (501 for a
+    /// transfer coding other than `chunked`, 400 for `Transfer-Encoding` with `Content-Length`;
+    /// RFC 9112 §6). `request` carries the method, target,
     /// headers and request ids but no body. The default is the error's generic JSON object;
     /// responders whose wire has its own error envelope override it.
     public func respond(to request: HTTPRequest, refusedWith error: HTTPError) -> HTTPResponse {

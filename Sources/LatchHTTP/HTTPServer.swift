@@ -19,6 +19,17 @@ import Synchronization
 /// RFC 9112 §9.6; see ``HTTPServerConfiguration/maxDiscardedBodyBytes``). Connections are kept
 /// alive (RFC 9112 §9.3), over TLS too.
 ///
+/// Connections are limited in number (``HTTPServerConfiguration/connectionLimit``, and per client
+/// address ``HTTPServerConfiguration/perAddressConnectionLimit``) and in time: a request must
+/// arrive within ``HTTPServerConfiguration/headerTimeoutSeconds`` (a deadline this server
+/// enforces, since libmicrohttpd only times out silence), and a connection may stay silent for
+/// ``HTTPServerConfiguration/idleTimeoutSeconds``. Idle connections cost no worker: each worker
+/// polls its share of them. A request whose body cannot be delimited (a transfer coding other
+/// than `chunked`, or `Transfer-Encoding` with `Content-Length`) is refused at once with 501 or
+/// 400 and its connection closed (RFC 9112 §6). Connections that end abnormally are counted
+/// (``abnormalConnectionEndings``) and summed up in the log at most once a minute, instead of a
+/// line each.
+///
 /// With ``HTTPServerConfiguration/tls`` set the server speaks HTTPS (``scheme`` is `"https"`);
 /// ``replaceCertificate(chainPEM:privateKeyPEM:)`` swaps the certificate while serving.
 ///
@@ -60,11 +71,25 @@ public final class HTTPServer: Sendable {
     private let boundPort = Atomic<Int>(0)
     /// The cores of every live generation, readable while ``shutdown(timeout:)`` holds `state`.
     private let liveCores = Mutex<[ServerCore]>([])
+    /// The open connections of every generation, for the request deadlines.
+    private let connections: ConnectionRegistry
+    /// Abnormal endings and libmicrohttpd's messages, server-wide.
+    private let endings: AbnormalEndingLog
+    /// Enforces the request deadlines and writes the summaries while the server runs.
+    private let housekeeper: ServerHousekeeper
+    /// ``HTTPServerConfiguration/connectionLimit`` as fitted to the open-file limit at start.
+    private let connectionLimitInForce: Atomic<Int>
 
     /// Creates a server; nothing is bound until ``start()``.
     public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
         self.configuration = configuration
         self.responder = responder
+        connections = ConnectionRegistry(shards: min(64, max(1, configuration.threadCount)))
+        endings = AbnormalEndingLog(log: configuration.errorLog)
+        housekeeper = ServerHousekeeper(
+            registry: connections, endings: endings, headerTimeoutSeconds: configuration.headerTimeoutSeconds,
+            summaryIntervalSeconds: configuration.abnormalEndingLogIntervalSeconds)
+        connectionLimitInForce = Atomic(configuration.connectionLimit)
     }
 
     deinit {
@@ -74,6 +99,7 @@ public final class HTTPServer: Sendable {
             }
             state = .stopped
         }
+        housekeeper.stop()
     }
 
     /// Whether the libmicrohttpd in use can serve TLS (`MHD_FEATURE_TLS`); Debian's is built with
@@ -85,8 +111,13 @@ public final class HTTPServer: Sendable {
 
     /// Binds the configured address and starts the worker threads.
     ///
+    /// First the process's soft open-file limit (`RLIMIT_NOFILE`) is raised toward its hard limit
+    /// to fit ``HTTPServerConfiguration/connectionLimit`` connections; if it cannot be, the limit
+    /// in force is lowered (``effectiveConnectionLimit``) and a line in the error log says so.
+    ///
     /// - Throws: ``HTTPServerError`` with kind ``HTTPServerError/Kind/addressInUse`` when the port
     ///   is taken, ``HTTPServerError/Kind/invalidAddress`` for an unusable host,
+    ///   ``HTTPServerError/Kind/invalidConfiguration`` for a limit or timeout out of range,
     ///   ``HTTPServerError/Kind/invalidTLSCredentials`` when the TLS certificate, key or priorities
     ///   are refused, ``HTTPServerError/Kind/tlsUnavailable`` when libmicrohttpd lacks TLS, and
     ///   ``HTTPServerError/Kind/alreadyStarted`` when called twice.
@@ -95,10 +126,14 @@ public final class HTTPServer: Sendable {
             guard case .idle = state else {
                 throw HTTPServerError(kind: .alreadyStarted, message: "the server was already started")
             }
+            if let problem = configuration.problem { throw HTTPServerError(kind: .invalidConfiguration, message: problem) }
+            let fitted = FileDescriptorLimit.fit(connections: configuration.connectionLimit)
+            if let note = fitted.note { configuration.errorLog(note) }
+            connectionLimitInForce.store(fitted.limit, ordering: .relaxed)
             let socket = try ListeningSocket.open(host: configuration.host, port: configuration.port)
-            let core = ServerCore(configuration: configuration, responder: responder)
+            let core = makeCore()
             let daemon = try MHDDaemon(
-                core: core, listenDescriptor: socket.descriptor, isIPv6: socket.isIPv6, configuration: configuration,
+                core: core, listenDescriptor: socket.descriptor, isIPv6: socket.isIPv6, configuration: daemonConfiguration,
                 tls: configuration.tls)
             state = .running(
                 Running(
@@ -106,7 +141,37 @@ public final class HTTPServer: Sendable {
                     isIPv6: socket.isIPv6, nextID: 1))
             liveCores.withLock { $0 = [core] }
             boundPort.store(socket.port, ordering: .releasing)
+            housekeeper.start()
         }
+    }
+
+    /// The configuration daemons start with: the connection limits fitted to the open-file limit.
+    private var daemonConfiguration: HTTPServerConfiguration {
+        var fitted = configuration
+        fitted.connectionLimit = connectionLimitInForce.load(ordering: .relaxed)
+        fitted.perAddressConnectionLimit = min(fitted.perAddressConnectionLimit, fitted.connectionLimit)
+        return fitted
+    }
+
+    private func makeCore() -> ServerCore {
+        ServerCore(configuration: configuration, responder: responder, connections: connections, endings: endings)
+    }
+
+    /// The most simultaneous connections in force: ``HTTPServerConfiguration/connectionLimit``,
+    /// or fewer if the process may not open that many files (see ``start()``).
+    public var effectiveConnectionLimit: Int {
+        connectionLimitInForce.load(ordering: .relaxed)
+    }
+
+    /// Connections that ended abnormally since ``start()``, by reason; every
+    /// ``ConnectionEnding/all`` reason is present, zero included, so that metrics can show them.
+    public var abnormalConnectionEndings: [ConnectionEnding: Int] {
+        endings.totals
+    }
+
+    /// Connections open now, over every daemon generation.
+    var openConnections: Int {
+        connections.count
     }
 
     /// The port actually bound (the ephemeral one when configured with `0`); `0` before ``start()``.
@@ -156,9 +221,9 @@ public final class HTTPServer: Sendable {
             tls.certificateChainPEM = chainPEM
             tls.privateKeyPEM = privateKeyPEM
             let descriptor = try ListeningSocket.duplicate(running.current.daemon.listenDescriptor)
-            let core = ServerCore(configuration: configuration, responder: responder)
+            let core = makeCore()
             let daemon = try MHDDaemon(
-                core: core, listenDescriptor: descriptor, isIPv6: running.isIPv6, configuration: configuration, tls: tls)
+                core: core, listenDescriptor: descriptor, isIPv6: running.isIPv6, configuration: daemonConfiguration, tls: tls)
             let previous = running.current
             previous.core.draining.store(true, ordering: .relaxed)
             previous.daemon.quiesce()
@@ -198,6 +263,7 @@ public final class HTTPServer: Sendable {
             state = .stopped
         }
         liveCores.withLock { $0 = [] }
+        housekeeper.stop()
     }
 
     /// Stops a retired generation on a thread of its own once its connections have closed, or

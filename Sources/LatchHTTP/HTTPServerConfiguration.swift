@@ -9,6 +9,12 @@
 /// Limits map onto libmicrohttpd options (see the libmicrohttpd manual, "Options for the MHD
 /// daemon"): `connectionLimit` is `MHD_OPTION_CONNECTION_LIMIT`, `perAddressConnectionLimit`
 /// `MHD_OPTION_PER_IP_CONNECTION_LIMIT`, `idleTimeoutSeconds` `MHD_OPTION_CONNECTION_TIMEOUT`.
+/// libmicrohttpd 0.9.75 has no deadline for a request to arrive, so ``headerTimeoutSeconds`` is
+/// enforced by the server itself (see ``HTTPServer``).
+///
+/// The connection defaults keep one address from starving the others: 64 connections per address
+/// out of 4,096, and a client must send each request within 10 seconds, so idle half-sent requests
+/// (slowloris) cannot hold the server's connections.
 public struct HTTPServerConfiguration: Sendable {
     /// The numeric IPv4 or IPv6 address to bind (`"127.0.0.1"`, `"0.0.0.0"`, `"::1"`, `"::"`), or
     /// `"localhost"` (bound as `127.0.0.1`).
@@ -48,16 +54,39 @@ public struct HTTPServerConfiguration: Sendable {
     ///   no answer. A client that stops sending is closed after ``idleTimeoutSeconds``, so one
     ///   refused request holds its connection for at most `discardTimeoutSeconds +
     ///   idleTimeoutSeconds` and makes the server read at most this many bytes.
+    ///   (``headerTimeoutSeconds`` stops applying once a request is refused.)
     public var maxDiscardedBodyBytes: Int
     /// The longest time spent reading and dropping a refused body (see ``maxDiscardedBodyBytes``)
     /// before the connection is closed without an answer. Default 10 seconds.
     public var discardTimeoutSeconds: Double
-    /// The most simultaneous connections; further connections are accepted and closed at once.
+    /// The most simultaneous connections (`MHD_OPTION_CONNECTION_LIMIT`, shared out among the
+    /// worker threads). At the limit, new connections wait in the listening socket's backlog.
+    /// Default 4,096.
+    ///
+    /// Every connection holds a file descriptor: ``HTTPServer/start()`` raises the process's soft
+    /// `RLIMIT_NOFILE` toward its hard limit to fit this many connections plus 256 descriptors for
+    /// everything else, and when even the hard limit is too low it lowers the limit in force
+    /// (``HTTPServer/effectiveConnectionLimit``) and says so in ``errorLog``.
     public var connectionLimit: Int
-    /// The most simultaneous connections from one IP address; `0` means unlimited.
+    /// The most simultaneous connections from one IP address (`MHD_OPTION_PER_IP_CONNECTION_LIMIT`);
+    /// further connections from it are accepted and closed at once. `0` means unlimited; at most
+    /// ``connectionLimit``. Default 64, so that one address cannot hold every connection.
     public var perAddressConnectionLimit: Int
-    /// Seconds a connection may stay idle (between or within requests) before it is closed.
+    /// Seconds a client has to send a request, head and body (up to ``maxBodyBytes``), before the
+    /// connection is closed: a deadline, not a silence, so a client dripping a byte at a time
+    /// (slowloris) is cut off too. It counts from the connection's accept (the TLS handshake
+    /// included) for the first request, and for each later one from its request line, or from
+    /// ``idleTimeoutSeconds`` after the previous response at the latest. `0` turns it off.
+    /// Default 10.
+    public var headerTimeoutSeconds: Int
+    /// Seconds a connection may stay silent before it is closed: between requests (keep-alive),
+    /// while a body arrives, while a response is sent. `0` means never. Default 30.
     public var idleTimeoutSeconds: Int
+    /// The shortest time between two log lines that sum up the connections that ended abnormally
+    /// (``HTTPServer/abnormalConnectionEndings``) and the libmicrohttpd messages not repeated in
+    /// the log: one client resetting thousands of connections costs a line or two, not thousands.
+    /// Default 60 seconds.
+    public var abnormalEndingLogIntervalSeconds: Double
     /// The certificate and key to serve HTTPS with; `nil` (the default) serves plain HTTP.
     /// ``HTTPServer/replaceCertificate(chainPEM:privateKeyPEM:)`` swaps the certificate later.
     public var tls: TLS?
@@ -73,9 +102,11 @@ public struct HTTPServerConfiguration: Sendable {
         maxHeaderBytes: Int = 16 * 1024,
         maxDiscardedBodyBytes: Int = 8 << 20,
         discardTimeoutSeconds: Double = 10,
-        connectionLimit: Int = 1024,
-        perAddressConnectionLimit: Int = 0,
+        connectionLimit: Int = 4096,
+        perAddressConnectionLimit: Int = 64,
+        headerTimeoutSeconds: Int = 10,
         idleTimeoutSeconds: Int = 30,
+        abnormalEndingLogIntervalSeconds: Double = 60,
         tls: TLS? = nil,
         errorLog: @escaping @Sendable (String) -> Void = HTTPServerConfiguration.logToStandardError
     ) {
@@ -88,9 +119,26 @@ public struct HTTPServerConfiguration: Sendable {
         self.discardTimeoutSeconds = discardTimeoutSeconds
         self.connectionLimit = connectionLimit
         self.perAddressConnectionLimit = perAddressConnectionLimit
+        self.headerTimeoutSeconds = headerTimeoutSeconds
         self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.abnormalEndingLogIntervalSeconds = abnormalEndingLogIntervalSeconds
         self.tls = tls
         self.errorLog = errorLog
+    }
+
+    /// What is wrong with this configuration, or `nil` if the server can start with it.
+    var problem: String? {
+        if threadCount < 1 { return "the thread count must be positive" }
+        if maxBodyBytes < 0 || maxDiscardedBodyBytes < 0 { return "body limits must not be negative" }
+        if maxHeaderBytes < 256 { return "the header limit must be at least 256 bytes" }
+        if connectionLimit < 1 { return "the connection limit must be positive" }
+        if perAddressConnectionLimit < 0 || perAddressConnectionLimit > connectionLimit {
+            return "the per-address connection limit must be between 0 (unlimited) and the connection limit (\(connectionLimit))"
+        }
+        if headerTimeoutSeconds < 0 || idleTimeoutSeconds < 0 { return "timeouts must not be negative" }
+        if !(0...86_400).contains(discardTimeoutSeconds) { return "the discard timeout must be between 0 and 86400 seconds" }
+        if !(abnormalEndingLogIntervalSeconds > 0) { return "the abnormal-ending log interval must be positive" }
+        return nil
     }
 
     /// `max(4, 4 × online processors)`.

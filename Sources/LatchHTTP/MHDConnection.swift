@@ -38,7 +38,7 @@ struct MHDConnection {
     /// `MHD_get_connection_info` is variadic, so Swift cannot import it; it is called through a
     /// non-variadic function pointer. That is sound on the SysV x86-64 and AArch64 ABIs (named
     /// arguments are passed identically) and the function reads no variadic arguments for
-    /// `MHD_CONNECTION_INFO_CLIENT_ADDRESS`.
+    /// `MHD_CONNECTION_INFO_CLIENT_ADDRESS`, `_CONNECTION_FD` or `_SOCKET_CONTEXT`.
     func clientAddress() -> String {
         guard let getInfo = MHDConnection.getConnectionInfo,
             let info = getInfo(handle, MHD_ConnectionInfoType.CONNECTION_INFO_CLIENT_ADDRESS.rawValue),
@@ -63,6 +63,24 @@ struct MHDConnection {
             guard let base = buffer.baseAddress else { return "" }
             return String(cString: base)
         }
+    }
+
+    /// The socket's descriptor (`MHD_CONNECTION_INFO_CONNECTION_FD`), or -1.
+    func descriptor() -> Int32 {
+        guard let getInfo = MHDConnection.getConnectionInfo,
+            let info = getInfo(handle, MHD_ConnectionInfoType.CONNECTION_INFO_CONNECTION_FD.rawValue)
+        else { return -1 }
+        return info.pointee.connect_fd
+    }
+
+    /// The ``ConnectionState`` kept in the socket context when the connection was accepted
+    /// (`MHD_CONNECTION_INFO_SOCKET_CONTEXT`), if any.
+    func state() -> ConnectionState? {
+        guard let getInfo = MHDConnection.getConnectionInfo,
+            let info = getInfo(handle, MHD_ConnectionInfoType.CONNECTION_INFO_SOCKET_CONTEXT.rawValue),
+            let context = info.pointee.socket_context
+        else { return nil }
+        return Unmanaged<ConnectionState>.fromOpaque(context).takeUnretainedValue()
     }
 
     /// Builds a libmicrohttpd response from `response` (body copied with `RESPMEM_MUST_COPY`), adds

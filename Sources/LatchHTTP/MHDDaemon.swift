@@ -48,13 +48,9 @@ final class MHDDaemon {
         core: ServerCore, listenDescriptor: Int32, isIPv6: Bool, configuration: HTTPServerConfiguration,
         tls: HTTPServerConfiguration.TLS?
     ) throws(HTTPServerError) {
-        guard configuration.threadCount >= 1, configuration.maxBodyBytes >= 0, configuration.maxHeaderBytes >= 256,
-            configuration.connectionLimit >= 1, configuration.perAddressConnectionLimit >= 0,
-            configuration.idleTimeoutSeconds >= 0, configuration.maxDiscardedBodyBytes >= 0,
-            configuration.discardTimeoutSeconds >= 0, configuration.discardTimeoutSeconds <= 86_400
-        else {
+        if let problem = configuration.problem {
             ListeningSocket.close(listenDescriptor)
-            throw HTTPServerError(kind: .invalidConfiguration, message: "thread count, limits and timeout must be positive")
+            throw HTTPServerError(kind: .invalidConfiguration, message: problem)
         }
         if let tls {
             do throws(HTTPServerError) {

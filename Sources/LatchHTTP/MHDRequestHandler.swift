@@ -12,15 +12,24 @@ import Synchronization
 ///
 /// libmicrohttpd calls, on the worker thread that owns the connection (libmicrohttpd manual,
 /// "Implementing external URL handlers"):
+/// 0. the connection callback, when the connection is accepted: a ``ConnectionState`` with the
+///    deadline of its first request is kept in the socket context and registered in
+///    ``ConnectionRegistry``, whose thread shuts down the socket of any request still arriving at
+///    its deadline (``HTTPServerConfiguration/headerTimeoutSeconds``);
 /// 1. the URI log callback, once the request line is read: a ``RequestContext`` is created,
-///    retained in `*req_cls`, and counted in flight;
-/// 2. the access handler with `*upload_data_size == 0`: the head is checked (431, 413 by
+///    retained in `*req_cls`, and counted in flight; a later request on a kept-alive connection
+///    gets its deadline here;
+/// 2. the access handler with `*upload_data_size == 0`: the head is checked (framing by
+///    ``RequestFraming``, refused at once with the connection closed; 431; 413 by
 ///    `Content-Length`);
 /// 3. the access handler with body chunks: appended, or counted and dropped once refused;
-/// 4. the access handler with `*upload_data_size == 0` again: the responder runs, or the refusal
-///    is rendered, and the response is queued;
+/// 4. the access handler with `*upload_data_size == 0` again: the request has arrived, so its
+///    deadline is lifted; the responder runs, or the refusal is rendered, and the response is queued;
 /// 5. the request-completed callback (always, because the URI callback made the request
-///    "client aware"): the context is released and the in-flight count drops.
+///    "client aware"): the context is released and the in-flight count drops; an abnormal
+///    termination is counted in ``AbnormalEndingLog``, a normal one sets the deadline of the
+///    connection's next request (the idle timeout plus the header timeout);
+/// 6. the connection callback again when the connection closes: its state is released.
 ///
 /// Refusals and lingering close (RFC 9112 §9.6). libmicrohttpd 0.9.75 accepts a response only in
 /// step 2 or step 4. Queued in step 2 for a request with a body, it closes the connection right
@@ -42,33 +51,40 @@ import Synchronization
 enum MHDRequestHandler {
     static let uriLog:
         @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = {
-            cls, uri, _ in
+            cls, uri, connection in
             guard let cls else { return nil }
-            let context = RequestContext(target: uri.map { String(cString: $0) } ?? "/")
-            Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
+            return Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
+                let state = connection.flatMap { MHDConnection(handle: $0).state() }
+                if core.requestDeadline > 0 { state?.expectRequest(within: core.requestDeadline) }
+                let context = RequestContext(target: uri.map { String(cString: $0) } ?? "/", connection: state)
                 _ = core.inFlight.wrappingAdd(1, ordering: .relaxed)
+                return Unmanaged.passRetained(context).toOpaque()
             }
-            return Unmanaged.passRetained(context).toOpaque()
         }
 
-    static let completed: MHD_RequestCompletedCallback = { cls, _, slot, _ in
+    static let completed: MHD_RequestCompletedCallback = { cls, _, slot, code in
         guard let cls, let slot, let raw = slot.pointee else { return }
         slot.pointee = nil
-        Unmanaged<RequestContext>.fromOpaque(raw).release()
+        let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
         Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
             _ = core.inFlight.wrappingSubtract(1, ordering: .relaxed)
+            MHDRequestHandler.ended(context, code: code, core: core)
         }
     }
 
-    static let access: MHD_AccessHandlerCallback = { cls, connection, _, method, _, uploadData, uploadSize, slot in
+    static let access: MHD_AccessHandlerCallback = { cls, connection, _, method, version, uploadData, uploadSize, slot in
         guard let cls, let connection, let slot else { return MHD_Result.NO }
         return Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
             MHDRequestHandler.handle(
-                core: core, connection: MHDConnection(handle: connection), method: method,
+                core: core, connection: MHDConnection(handle: connection), method: method, version: version,
                 uploadData: uploadData, uploadSize: uploadSize, slot: slot)
         }
     }
 
+    /// libmicrohttpd's diagnostics. While the daemon starts they are logged and kept for the
+    /// error ``MHDDaemon`` may throw; afterwards most are about one connection (a reset, a
+    /// connection turned away at a limit), so ``AbnormalEndingLog`` shows each kind once per
+    /// window and counts the rest.
     static let logger: MHD_LogCallback = { cls, format, arguments in
         guard let cls, let format, let arguments else { return }
         var buffer = [CChar](repeating: 0, count: 512)
@@ -77,27 +93,69 @@ enum MHDRequestHandler {
             pointer.baseAddress.map { String(cString: $0) } ?? ""
         }
         Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
-            let text = line.trimmingASCIISpaces().replacingNewlines()
-            core.startupLog.withLock { $0?.append(text) }
-            core.errorLog("libmicrohttpd: " + text)
+            let text = "libmicrohttpd: " + line.replacingNewlines().trimmingASCIISpaces()
+            let isStarting = core.startupLog.withLock { log in
+                log?.append(String(text.dropFirst("libmicrohttpd: ".count)))
+                return log != nil
+            }
+            if isStarting {
+                core.errorLog(text)
+            } else {
+                core.endings.libmicrohttpdMessage(format: String(cString: format), line: text)
+            }
         }
     }
 
-    static let connectionNotice: MHD_NotifyConnectionCallback = { cls, _, _, code in
-        guard let cls else { return }
+    /// A connection was accepted or closed: its ``ConnectionState`` is created, with the deadline
+    /// of its first request, kept in the socket context and registered, or released.
+    static let connectionNotice: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in
+        guard let cls, let socketContext else { return }
         Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
             switch code {
-            case .CONNECTION_NOTIFY_STARTED: _ = core.openConnections.wrappingAdd(1, ordering: .relaxed)
-            case .CONNECTION_NOTIFY_CLOSED: _ = core.openConnections.wrappingSubtract(1, ordering: .relaxed)
+            case .CONNECTION_NOTIFY_STARTED:
+                _ = core.openConnections.wrappingAdd(1, ordering: .relaxed)
+                let descriptor = connection.map { MHDConnection(handle: $0).descriptor() } ?? -1
+                let deadline =
+                    core.requestDeadline > 0 && descriptor >= 0
+                    ? MonotonicClock.milliseconds() + core.requestDeadline : ConnectionState.noDeadline
+                let state = ConnectionState(descriptor: descriptor, deadline: deadline)
+                core.connections.insert(state)
+                socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
+            case .CONNECTION_NOTIFY_CLOSED:
+                // libmicrohttpd may report a connection it failed to set up as closed without
+                // having reported it started.
+                guard let raw = socketContext.pointee else { return }
+                socketContext.pointee = nil
+                let state = Unmanaged<ConnectionState>.fromOpaque(raw).takeRetainedValue()
+                core.connections.remove(state)
+                _ = core.openConnections.wrappingSubtract(1, ordering: .relaxed)
             @unknown default: break
             }
         }
     }
 
+    /// Counts a request that ended abnormally, or sets the deadline of the next one on its connection.
+    private static func ended(_ context: RequestContext, code: MHD_RequestTerminationCode, core: ServerCore) {
+        let reason: ConnectionEnding
+        switch code {
+        case .REQUEST_TERMINATED_COMPLETED_OK:
+            if core.requestDeadline > 0 { context.connection?.expectNextRequest(within: core.nextRequestDeadline) }
+            return
+        case .REQUEST_TERMINATED_DAEMON_SHUTDOWN: return
+        case .REQUEST_TERMINATED_TIMEOUT_REACHED: reason = .timeout
+        case .REQUEST_TERMINATED_CLIENT_ABORT, .REQUEST_TERMINATED_READ_ERROR: reason = .clientAbort
+        case .REQUEST_TERMINATED_WITH_ERROR: reason = .error
+        @unknown default: reason = .error
+        }
+        // A connection cut off at its deadline was counted then, as a header timeout.
+        guard context.connection?.isExpired != true else { return }
+        core.endings.record(context.abnormalEnding ?? reason)
+    }
+
     // MARK: - Life cycle
 
     private static func handle(
-        core: ServerCore, connection: MHDConnection, method: UnsafePointer<CChar>?,
+        core: ServerCore, connection: MHDConnection, method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?,
         uploadData: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>?,
         slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
@@ -106,7 +164,7 @@ enum MHDRequestHandler {
         let size = uploadSize?.pointee ?? 0
         switch context.stage {
         case .started:
-            return begin(core: core, connection: connection, context: context, method: method)
+            return begin(core: core, connection: connection, context: context, method: method, version: version)
         case .receivingBody:
             guard size > 0, let uploadData, let uploadSize else {
                 return finish(core: core, connection: connection, context: context)
@@ -136,15 +194,22 @@ enum MHDRequestHandler {
         }
     }
 
-    /// First call: the head is complete. Checks head size and declared body size.
-    private static func begin(core: ServerCore, connection: MHDConnection, context: RequestContext, method: UnsafePointer<CChar>?)
-        -> MHD_Result
-    {
+    /// First call: the head is complete. Checks the framing, head size and declared body size.
+    private static func begin(
+        core: ServerCore, connection: MHDConnection, context: RequestContext, method: UnsafePointer<CChar>?,
+        version: UnsafePointer<CChar>?
+    ) -> MHD_Result {
         context.method = method.map { String(cString: $0) } ?? "GET"
         let headSize = connection.collectHeaders(into: context) + context.method.utf8.count + context.target.utf8.count + 12
         context.correlationID =
             HTTPRequest.saneClientRequestID(context.headers["client-request-id"]) ?? RequestIDGenerator.shared.nextUUID()
         context.stage = .receivingBody
+        if let refusal = RequestFraming.refusal(headers: context.headers, version: version.map { String(cString: $0) } ?? "") {
+            // The body cannot be delimited, so it is not read: answer at once and close.
+            return respondOrClose(
+                refused(refusal, core: core, connection: connection, context: context), core: core, connection: connection,
+                context: context, close: true)
+        }
         let declaredLength = context.headers["content-length"].flatMap { UInt64($0.trimmingASCIISpaces()) }
         if headSize > core.maxHeaderBytes {
             return refuseBeforeBody(
@@ -179,6 +244,7 @@ enum MHDRequestHandler {
     }
 
     private static func startDiscarding(_ refusal: HTTPError, core: ServerCore, context: RequestContext) {
+        context.connection?.requestArrived()  // from now on the discard deadline applies
         context.stage = .discardingBody(refusal: refusal, deadline: .now + core.discardTimeout)
     }
 
@@ -188,8 +254,7 @@ enum MHDRequestHandler {
         guard case .discardingBody(_, let deadline) = context.stage else { return MHD_Result.NO }
         context.discardedBytes += size
         if context.discardedBytes > core.maxDiscardedBodyBytes || ContinuousClock.now > deadline {
-            core.errorLog(
-                "request \(context.requestID): closed after dropping \(context.discardedBytes) bytes of a refused body")
+            context.abnormalEnding = .refusedBodyCutOff
             return MHD_Result.NO
         }
         return MHD_Result.YES
@@ -207,6 +272,7 @@ enum MHDRequestHandler {
 
     /// Final call: the whole body is here. Runs the responder and queues its response.
     private static func finish(core: ServerCore, connection: MHDConnection, context: RequestContext) -> MHD_Result {
+        context.connection?.requestArrived()  // however long the responder takes
         let request = HTTPRequest(
             method: context.method, target: context.target, headers: context.headers, body: context.body,
             remoteAddress: connection.clientAddress(), requestID: context.requestID, correlationID: context.correlationID)
@@ -215,17 +281,20 @@ enum MHDRequestHandler {
         return respondOrClose(response, core: core, connection: connection, context: context)
     }
 
+    /// Queues `response` (with `Connection: close` when `close` or draining), or closes the
+    /// connection if libmicrohttpd refuses it.
     private static func respondOrClose(
-        _ response: HTTPResponse, core: ServerCore, connection: MHDConnection, context: RequestContext
+        _ response: HTTPResponse, core: ServerCore, connection: MHDConnection, context: RequestContext, close: Bool = false
     ) -> MHD_Result {
-        respond(response, core: core, connection: connection, context: context) ? MHD_Result.YES : MHD_Result.NO
+        respond(response, core: core, connection: connection, context: context, close: close) ? MHD_Result.YES : MHD_Result.NO
     }
 
-    private static func respond(_ response: HTTPResponse, core: ServerCore, connection: MHDConnection, context: RequestContext)
-        -> Bool
-    {
+    private static func respond(
+        _ response: HTTPResponse, core: ServerCore, connection: MHDConnection, context: RequestContext, close: Bool
+    ) -> Bool {
+        context.connection?.requestArrived()
         let queued = connection.queue(
-            response, context: context, closeConnection: core.draining.load(ordering: .relaxed), log: core.errorLog)
+            response, context: context, closeConnection: close || core.draining.load(ordering: .relaxed), log: core.errorLog)
         if queued { context.stage = .responded }
         return queued
     }

@@ -26,9 +26,15 @@ final class RequestContext {
     var discardedBytes = 0
     /// The correlation id echoed as `client-request-id`: the client's UUID or one of the server's.
     var correlationID = ""
+    /// The connection the request arrived on, whose request deadline it ends.
+    let connection: ConnectionState?
+    /// Why the request ended abnormally when the server decided it (not libmicrohttpd): counted
+    /// under this reason rather than libmicrohttpd's termination code.
+    var abnormalEnding: ConnectionEnding?
 
-    init(target: String) {
+    init(target: String, connection: ConnectionState?) {
         self.target = target
         self.requestID = RequestIDGenerator.shared.next()
+        self.connection = connection
     }
 }

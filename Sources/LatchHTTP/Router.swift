@@ -149,7 +149,8 @@ public struct Router: HTTPResponder {
         }
     }
 
-    /// Renders a request the server refused before routing (413, 431) in its group's envelope.
+    /// Renders a request the server refused before routing (413, 431, and 400 or 501 for its
+    /// framing) in its group's envelope.
     public func respond(to request: HTTPRequest, refusedWith error: HTTPError) -> HTTPResponse {
         let group = group(for: request.path)
         let response = render(error, for: request, group: group)

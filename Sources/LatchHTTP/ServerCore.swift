@@ -9,6 +9,14 @@ final class ServerCore: Sendable {
     let maxDiscardedBodyBytes: Int
     let discardTimeout: Duration
     let errorLog: @Sendable (String) -> Void
+    /// Milliseconds a client has to send a request (``HTTPServerConfiguration/headerTimeoutSeconds``); 0: no deadline.
+    let requestDeadline: Int64
+    /// Milliseconds a kept-alive connection may stay silent before libmicrohttpd closes it.
+    let idleTimeout: Int64
+    /// The open connections of every generation of the server, for the request deadlines.
+    let connections: ConnectionRegistry
+    /// Where abnormal endings are counted and libmicrohttpd's messages thinned out, server-wide.
+    let endings: AbnormalEndingLog
 
     /// Requests whose head has started arriving and whose completion was not yet reported.
     let inFlight = Atomic<Int>(0)
@@ -21,12 +29,24 @@ final class ServerCore: Sendable {
     /// (say, of a TLS key) can be reported in the thrown error; `nil` once started.
     let startupLog = Mutex<[String]?>([])
 
-    init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
+    init(
+        configuration: HTTPServerConfiguration, responder: any HTTPResponder, connections: ConnectionRegistry,
+        endings: AbnormalEndingLog
+    ) {
         self.responder = responder
         self.maxBodyBytes = configuration.maxBodyBytes
         self.maxHeaderBytes = configuration.maxHeaderBytes
         self.maxDiscardedBodyBytes = configuration.maxDiscardedBodyBytes
         self.discardTimeout = .milliseconds(Int(configuration.discardTimeoutSeconds * 1000))
         self.errorLog = configuration.errorLog
+        self.requestDeadline = Int64(max(0, configuration.headerTimeoutSeconds)) * 1000
+        self.idleTimeout = Int64(max(0, configuration.idleTimeoutSeconds)) * 1000
+        self.connections = connections
+        self.endings = endings
     }
+
+    /// Milliseconds within which the next request on a connection whose response has just been
+    /// sent must arrive: libmicrohttpd closes it after ``idleTimeout`` of silence, and a client
+    /// that keeps it alive by dripping bytes still has to finish its request within the deadline.
+    var nextRequestDeadline: Int64 { idleTimeout + requestDeadline }
 }

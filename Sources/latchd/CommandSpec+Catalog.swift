@@ -12,6 +12,15 @@ extension CommandSpec {
             .valued("public-url", "URL", "Public origin for 'iss' and discovery (default: from --listen)."),
             .valued("durability", "full|normal", "full: answer a write once it is on disk (default); normal: crash-safe."),
             .valued("http-threads", "N", "HTTP worker threads (default: from the core count)."),
+            .valued(
+                "max-connections", "N",
+                "Most simultaneous connections (default 4096; lowered to fit the open-file limit)."),
+            .valued(
+                "max-connections-per-ip", "N",
+                "Most simultaneous connections from one address (default 64; raise it behind a proxy)."),
+            .valued(
+                "header-timeout", "SECONDS", "Time a client has to send a request, head and body (default 10)."),
+            .valued("idle-timeout", "SECONDS", "Longest silence on a connection, as between requests (default 30)."),
             .flag("dev", "Development mode: the latch-dev client exists and codes are logged."),
             .flag("emulator", "Firebase emulator endpoints (not available yet; runs as --dev)."),
             .flag("tls", "With --dev: serve HTTPS with a local development CA made once in the data directory."),

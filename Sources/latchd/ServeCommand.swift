@@ -18,6 +18,7 @@ enum ServeCommand {
         if let url = options.publicURL { configuration.publicURL = url }
         if options.development || options.emulator { configuration.development = true }
         if let threads = options.httpThreads { configuration.httpThreads = threads }
+        try applyConnectionLimits(options, to: &configuration)
         if options.durability == .normal { configuration.durable = false }
         if options.emulator {
             configuration.log.warning("--emulator: the Firebase emulator endpoints are not available yet; running with --dev")
@@ -75,5 +76,24 @@ enum ServeCommand {
         sources.forEach { $0.cancel() }
         configuration.log.info("stopped")
         return 0
+    }
+
+    /// Applies the connection flags over the config file and the environment. A per-address limit
+    /// above the total is lowered to it, unless `--max-connections-per-ip` asked for it.
+    /// - Throws: ``UsageError`` naming `--max-connections-per-ip` when it exceeds the total in force.
+    private static func applyConnectionLimits(_ options: ServeOptions, to configuration: inout LatchServerConfiguration)
+        throws
+    {
+        if let total = options.maxConnections { configuration.maxConnections = total }
+        if let perAddress = options.maxConnectionsPerAddress { configuration.maxConnectionsPerAddress = perAddress }
+        if let seconds = options.headerTimeoutSeconds { configuration.headerTimeoutSeconds = seconds }
+        if let seconds = options.idleTimeoutSeconds { configuration.idleTimeoutSeconds = seconds }
+        let perAddress = configuration.maxConnectionsPerAddress
+        let total = configuration.maxConnections
+        do {
+            try configuration.fitConnectionsPerAddress(explicitly: options.maxConnectionsPerAddress != nil)
+        } catch {
+            throw UsageError("option '--max-connections-per-ip' (\(perAddress)) must not exceed the connection limit (\(total))")
+        }
     }
 }

@@ -33,6 +33,14 @@ struct ServeOptions: Sendable {
     var durability: Durability?
     /// `--http-threads N`, a positive number.
     var httpThreads: Int?
+    /// `--max-connections N`, a positive number.
+    var maxConnections: Int?
+    /// `--max-connections-per-ip N`, a positive number no larger than ``maxConnections`` when both are given.
+    var maxConnectionsPerAddress: Int?
+    /// `--header-timeout SECONDS`, a positive number.
+    var headerTimeoutSeconds: Int?
+    /// `--idle-timeout SECONDS`, a positive number.
+    var idleTimeoutSeconds: Int?
     /// `--dev`.
     var development = false
     /// `--emulator` (the Firebase emulator endpoints; runs as `--dev` until they exist).
@@ -76,11 +84,13 @@ struct ServeOptions: Sendable {
             }
             self.durability = durability
         }
-        if let value = arguments.value("http-threads") {
-            guard let count = Int(value), count > 0 else {
-                throw UsageError("option '--http-threads' expects a positive number, not '\(value)'")
-            }
-            httpThreads = count
+        httpThreads = try Self.positiveNumber("http-threads", in: arguments)
+        maxConnections = try Self.positiveNumber("max-connections", in: arguments)
+        maxConnectionsPerAddress = try Self.positiveNumber("max-connections-per-ip", in: arguments)
+        headerTimeoutSeconds = try Self.positiveNumber("header-timeout", in: arguments)
+        idleTimeoutSeconds = try Self.positiveNumber("idle-timeout", in: arguments)
+        if let perAddress = maxConnectionsPerAddress, let total = maxConnections, perAddress > total {
+            throw UsageError("option '--max-connections-per-ip' (\(perAddress)) must not exceed --max-connections (\(total))")
         }
         development = arguments.flag("dev")
         emulator = arguments.flag("emulator")
@@ -98,5 +108,15 @@ struct ServeOptions: Sendable {
             }
             logFormat = format
         }
+    }
+
+    /// The value of `--name` as a positive whole number, or `nil` when not given.
+    /// - Throws: ``UsageError`` naming the option when the value is anything else.
+    private static func positiveNumber(_ name: String, in arguments: Arguments) throws -> Int? {
+        guard let value = arguments.value(name) else { return nil }
+        guard let number = Int(value), number > 0 else {
+            throw UsageError("option '--\(name)' expects a positive number, not '\(value)'")
+        }
+        return number
     }
 }

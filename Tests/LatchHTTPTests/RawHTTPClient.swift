@@ -23,27 +23,42 @@ final class RawHTTPClient {
     let descriptor: Int32
     private var buffer: [UInt8] = []
 
-    /// Connects to 127.0.0.1:`port` with 5 s send/receive timeouts.
-    init(port: Int) throws(RawHTTPError) {
+    /// Connects to 127.0.0.1:`port` with 5 s send/receive timeouts, from `source` (an IPv4
+    /// address such as `"127.0.0.2"`: loopback answers on all of 127/8) when given.
+    init(port: Int, from source: String? = nil) throws(RawHTTPError) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
+        guard descriptor >= 0 else { throw .connectFailed(errno) }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        if result != 0 {
+        var local = Self.address(source ?? "0.0.0.0", port: 0)
+        var remote = Self.address("127.0.0.1", port: port)
+        let bound = source == nil || Self.call(Glibc.bind, descriptor, &local) == 0
+        if !bound || Self.call(Glibc.connect, descriptor, &remote) != 0 {
             let code = errno
             Glibc.close(descriptor)
             throw .connectFailed(code)
         }
         self.descriptor = descriptor
+    }
+
+    private static func address(_ host: String, port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        _ = inet_pton(AF_INET, host, &address.sin_addr)
+        return address
+    }
+
+    /// Calls `bind` or `connect` with `address`.
+    private static func call(
+        _ function: (Int32, UnsafePointer<sockaddr>?, socklen_t) -> Int32, _ descriptor: Int32, _ address: inout sockaddr_in
+    ) -> Int32 {
+        withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                function(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
     }
 
     /// Changes the receive timeout (5 s by default).
@@ -122,6 +137,29 @@ final class RawHTTPClient {
     /// Half-closes the connection: the server reads end-of-file after what was written.
     func finishWriting() {
         _ = Glibc.shutdown(descriptor, Int32(SHUT_WR))
+    }
+
+    /// Makes closing this client reset the connection (`SO_LINGER` with a zero timeout), as a
+    /// client that crashes or gives up does.
+    func resetOnClose() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+    }
+
+    /// Waits up to `timeout` for the server to close the connection, discarding anything it
+    /// sends, and returns how long that took; `nil` if the connection is still open.
+    func waitForClose(timeout: Duration) -> Duration? {
+        let start = ContinuousClock.now
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let left = timeout - (ContinuousClock.now - start)
+            guard left > .zero else { return nil }
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(max(1, left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+            guard poll(&entry, 1, milliseconds) > 0 else { continue }
+            let count = chunk.withUnsafeMutableBytes { Glibc.recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count == 0 || (count < 0 && errno != EAGAIN && errno != EINTR) { return ContinuousClock.now - start }
+        }
     }
 
     /// Reads and returns everything until the server closes the connection.

@@ -9,7 +9,9 @@ struct TestServer: ~Copyable {
 
     init(
         maxBodyBytes: Int = 64 * 1024, maxHeaderBytes: Int = 16 * 1024, maxDiscardedBodyBytes: Int = 8 << 20,
-        discardTimeoutSeconds: Double = 10, threadCount: Int = 4, tls: HTTPServerConfiguration.TLS? = nil,
+        discardTimeoutSeconds: Double = 10, threadCount: Int = 4, connectionLimit: Int = 4096,
+        perAddressConnectionLimit: Int = 64, headerTimeoutSeconds: Int = 10, idleTimeoutSeconds: Int = 5,
+        abnormalEndingLogIntervalSeconds: Double = 60, tls: HTTPServerConfiguration.TLS? = nil,
         errorLog: @escaping @Sendable (String) -> Void = { _ in },
         routes: (inout Router) -> Void
     ) throws {
@@ -19,7 +21,10 @@ struct TestServer: ~Copyable {
         let configuration = HTTPServerConfiguration(
             host: "127.0.0.1", port: 0, threadCount: threadCount, maxBodyBytes: maxBodyBytes,
             maxHeaderBytes: maxHeaderBytes, maxDiscardedBodyBytes: maxDiscardedBodyBytes,
-            discardTimeoutSeconds: discardTimeoutSeconds, idleTimeoutSeconds: 5, tls: tls, errorLog: errorLog)
+            discardTimeoutSeconds: discardTimeoutSeconds, connectionLimit: connectionLimit,
+            perAddressConnectionLimit: perAddressConnectionLimit, headerTimeoutSeconds: headerTimeoutSeconds,
+            idleTimeoutSeconds: idleTimeoutSeconds, abnormalEndingLogIntervalSeconds: abnormalEndingLogIntervalSeconds,
+            tls: tls, errorLog: errorLog)
         server = HTTPServer(configuration: configuration, responder: router)
         try server.start()
     }

@@ -94,6 +94,10 @@ public final class LatchServerApp: Sendable {
         httpConfiguration.host = configuration.host
         httpConfiguration.port = configuration.port
         httpConfiguration.maxBodyBytes = configuration.maxBodyBytes
+        httpConfiguration.connectionLimit = configuration.maxConnections
+        httpConfiguration.perAddressConnectionLimit = min(configuration.maxConnectionsPerAddress, configuration.maxConnections)
+        httpConfiguration.headerTimeoutSeconds = configuration.headerTimeoutSeconds
+        httpConfiguration.idleTimeoutSeconds = configuration.idleTimeoutSeconds
         if let threads = configuration.httpThreads { httpConfiguration.threadCount = threads }
         httpConfiguration.errorLog = { line in log.error(line) }
         if let tls {

@@ -30,6 +30,20 @@ public struct LatchServerConfiguration: Sendable {
     public var httpThreads: Int?
     /// Largest accepted request body in bytes.
     public var maxBodyBytes: Int = 64 * 1024
+    /// The most simultaneous HTTP connections (`max_connections`, `--max-connections`); lowered at
+    /// start if the process may not open that many files (see
+    /// ``LatchHTTP/HTTPServerConfiguration/connectionLimit``).
+    public var maxConnections: Int = 4096
+    /// The most simultaneous HTTP connections from one IP address (`max_connections_per_ip`,
+    /// `--max-connections-per-ip`), at most ``maxConnections``. Behind a reverse proxy every
+    /// client shares the proxy's address, so raise it to what the proxy may open.
+    public var maxConnectionsPerAddress: Int = 64
+    /// Seconds a client has to send a request, head and body (`header_timeout`, `--header-timeout`):
+    /// a deadline against clients that send slowly or stop half-way (slowloris).
+    public var headerTimeoutSeconds: Int = 10
+    /// Seconds a connection may stay silent, kept alive between requests or otherwise
+    /// (`idle_timeout`, `--idle-timeout`).
+    public var idleTimeoutSeconds: Int = 30
     /// The clock every expiry decision uses.
     public var clock: any ServerClock = SystemClock()
     /// Where log lines go.
@@ -73,6 +87,10 @@ public struct LatchServerConfiguration: Sendable {
             case "argon2_parallelism": passwordHashing.parallelism = try integer(key, value)
             case "http_threads": httpThreads = try integer(key, value)
             case "max_body_bytes": maxBodyBytes = try integer(key, value)
+            case "max_connections": maxConnections = try integer(key, value)
+            case "max_connections_per_ip": maxConnectionsPerAddress = try integer(key, value)
+            case "header_timeout": headerTimeoutSeconds = try integer(key, value)
+            case "idle_timeout": idleTimeoutSeconds = try integer(key, value)
             case "log_format":
                 guard let format = ServerLog.Format(rawValue: value) else {
                     throw ConfigurationError("log_format is 'text' or 'json', not '\(value)'")
@@ -81,6 +99,19 @@ public struct LatchServerConfiguration: Sendable {
             default: continue
             }
         }
+        try fitConnectionsPerAddress(explicitly: values["max_connections_per_ip"] != nil)
+    }
+
+    /// Keeps ``maxConnectionsPerAddress`` within ``maxConnections``: lowered to it when the total
+    /// was set below the per-address limit, an error when both were given (`explicitly`).
+    /// - Throws: ``ConfigurationError`` naming the two keys.
+    public mutating func fitConnectionsPerAddress(explicitly: Bool) throws {
+        guard maxConnectionsPerAddress > maxConnections else { return }
+        guard !explicitly else {
+            throw ConfigurationError(
+                "max_connections_per_ip (\(maxConnectionsPerAddress)) must not exceed max_connections (\(maxConnections))")
+        }
+        maxConnectionsPerAddress = maxConnections
     }
 
     /// Parses `HOST:PORT`.
