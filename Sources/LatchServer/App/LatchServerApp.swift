@@ -104,7 +104,11 @@ public final class LatchServerApp: Sendable {
             httpConfiguration.tls = HTTPServerConfiguration.TLS(
                 certificateChainPEM: tls.certificateChainPEM, privateKeyPEM: tls.privateKeyPEM)
         }
-        http = HTTPServer(configuration: httpConfiguration, responder: router)
+        let http = HTTPServer(configuration: httpConfiguration, responder: router)
+        self.http = http
+        metrics.setConnectionEndings {
+            Dictionary(uniqueKeysWithValues: http.abnormalConnectionEndings.map { ($0.key.name, $0.value) })
+        }
     }
 
     /// Answers `request` as the listening server would, without a socket: the in-process mode of

@@ -42,6 +42,12 @@ public final class Metrics: Sendable {
     }
 
     private let state = StripedState { State() }
+    private let connectionEndings = ReadMostly<(@Sendable () -> [String: Int])?>(nil)
+
+    /// Where the HTTP server's counts of abnormally ended connections come from (by reason).
+    func setConnectionEndings(_ provider: @escaping @Sendable () -> [String: Int]) {
+        connectionEndings.write { $0 = provider }
+    }
 
     /// Creates an empty registry.
     public init() {}
@@ -96,6 +102,13 @@ public final class Metrics: Sendable {
         out += "# HELP latch_password_hash_cpu_seconds_total Thread CPU time spent in Argon2id.\n"
         out += "# TYPE latch_password_hash_cpu_seconds_total counter\n"
         out += "latch_password_hash_cpu_seconds_total \(hashing.cpuSeconds)\n"
+        if let endings = connectionEndings.read({ $0 })?() {
+            out += "# HELP latch_http_connections_ended_abnormally_total Connections ended by a timeout, abort or limit.\n"
+            out += "# TYPE latch_http_connections_ended_abnormally_total counter\n"
+            for (reason, count) in endings.sorted(by: { $0.key < $1.key }) {
+                out += "latch_http_connections_ended_abnormally_total{reason=\"\(escape(reason))\"} \(count)\n"
+            }
+        }
         out += "# HELP latch_sign_ins_total Sign-in attempts by outcome.\n"
         out += "# TYPE latch_sign_ins_total counter\n"
         for outcome in SignInOutcome.allCases {

@@ -135,3 +135,18 @@ struct OperationsTests {
         #expect(plainID != ownID)
     }
 }
+
+extension OperationsTests {
+    @Test("/metrics counts connections that ended abnormally, by reason")
+    func abnormalConnectionEndings() async throws {
+        let server = try LatchTestServer.start()
+        defer { server.stop() }
+        let client = WireClient(server)
+        let text = try await Self.metrics(client)
+        for reason in ["header_timeout", "timeout", "client_abort", "connection_limit"] {
+            #expect(
+                Self.sample(#"latch_http_connections_ended_abnormally_total{reason="\#(reason)"}"#, in: text) != nil,
+                "\(reason)")
+        }
+    }
+}
