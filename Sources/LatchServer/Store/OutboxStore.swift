@@ -8,6 +8,11 @@ public protocol OutboxReading {
     func outboxCount(tenantID: String, recipient: String, since: Date) throws -> Int
     /// Undelivered outbox messages, oldest first.
     func pendingOutboxMessages(limit: Int) throws -> [OutboxMessage]
+    /// When codes of `purpose` were sent to `recipient` after `since` (from `source` only, when
+    /// given), newest first, at most `limit`: the send ledger behind the per-source and per-address
+    /// caps. Decoy sends (unknown addresses under enumeration protection) are in it too.
+    func codeSendTimes(tenantID: String, recipient: String, purpose: String, source: String?, since: Date, limit: Int)
+        throws -> [Date]
     /// Audit events of a tenant, newest first.
     func auditEvents(tenantID: String, limit: Int) throws -> [AuditEvent]
 }
@@ -16,6 +21,8 @@ public protocol OutboxReading {
 public protocol OutboxWriting: OutboxReading {
     /// Adds an outbox message.
     func insert(_ message: OutboxMessage) throws
+    /// Records one code send in the send ledger (purged with day-old outbox messages).
+    func recordCodeSend(tenantID: String, recipient: String, purpose: String, source: String, at date: Date) throws
     /// Marks outbox messages delivered; with `redact`, their body and code are erased.
     func markDelivered(ids: [Int64], at date: Date, redact: Bool) throws
     /// Adds an audit event.

@@ -28,6 +28,8 @@ struct WireClient: Sendable {
     var clientID = "latch-dev"
     /// Set for an in-process server: requests skip the socket.
     private let inProcess: LatchTestServer?
+    /// The peer address an in-process server sees (distinct clients in limit tests).
+    var remoteAddress = "127.0.0.1"
 
     init(_ server: LatchTestServer, tenant: String = "default", clientID: String = "latch-dev") {
         baseURL = server.baseURL
@@ -56,7 +58,8 @@ struct WireClient: Sendable {
     func raw(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]) async throws -> WireResponse {
         if let inProcess {
             let answer = inProcess.handle(
-                method: method, target: path, headers: headers.map { ($0.key, $0.value) }, body: Array(body ?? Data()))
+                method: method, target: path, headers: headers.map { ($0.key, $0.value) }, body: Array(body ?? Data()),
+                remoteAddress: remoteAddress)
             let data = Data(answer.body)
             let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
             return WireResponse(status: answer.status, headers: answer.headers, json: json, body: data)

@@ -145,11 +145,15 @@ struct FlowEngine: Sendable {
     /// The `challenge` step that sends a code: issues it with its outbox message, gives the flow a
     /// fresh token, commits, wakes the outbox worker and describes the delivery. Calling it again is
     /// "resend code": the previous code stops working.
-    func sendCode(for flow: Flow, tenant: Tenant, purpose: CodePurpose) throws -> ChallengeOutcome {
+    func sendCode(for flow: Flow, context: ClientContext, purpose: CodePurpose) throws -> ChallengeOutcome {
         try requireDelivery()
+        let tenant = context.tenant
         let next: String = try store.write { tx in
             let current = try reload(tx, flow)
-            try checkSendLimits(tx, flow: current, tenant: tenant)
+            try checkSendLimits(tx, flow: current, tenant: tenant, purpose: purpose, source: context.remoteAddress)
+            try tx.recordCodeSend(
+                tenantID: tenant.id, recipient: flow.username, purpose: purpose.rawValue, source: context.remoteAddress,
+                at: clock.now())
             var updated = current
             try issueCode(tx, flow: &updated, tenant: tenant, purpose: purpose)
             let next = advance(&updated, tenant: tenant)
@@ -162,28 +166,37 @@ struct FlowEngine: Sendable {
             codeLength: tenant.settings.codeLength, interval: 300)
     }
 
-    /// Refuses a code send (e-mail bombing protection) when the tenant already sent
-    /// ``TenantSettings/codeSendsPerWindow`` messages to the address within the last
-    /// ``TenantSettings/codeSendWindowSeconds``, or when the flow itself sent that many codes. A decoy
-    /// flow mails nothing, so only the per-flow cap applies to it, answering as a real flow would.
+    /// Refuses a code send (e-mail bombing protection) beyond three caps, each over the sliding
+    /// ``TenantSettings/codeSendWindowSeconds``, for codes of this `purpose` only (so sign-in codes
+    /// never use up reset codes):
+    /// - ``TenantSettings/codeSendsPerWindow`` to the address from this `source`;
+    /// - ``TenantSettings/codeSendsPerAddressPerWindow`` to the address from all sources, higher, so
+    ///   one source cannot use up the real user's sends;
+    /// - ``TenantSettings/codeSendsPerWindow`` in this flow.
+    ///
+    /// The ledger counts decoy flows' sends too, so an unknown address under enumeration protection
+    /// meets exactly the limits a real one does.
     /// - Throws: ``AuthFailure/tooManyAttempts(retryAfter:)`` with the seconds until a send is allowed
-    ///   again: until the message that fills the window leaves it, or (per flow) until the flow is
-    ///   one window old.
-    private func checkSendLimits(_ tx: any StoreWriting, flow: Flow, tenant: Tenant) throws {
-        let limit = max(1, tenant.settings.codeSendsPerWindow)
+    ///   again: until the send that fills the window leaves it, or (per flow) until the flow is one
+    ///   window old.
+    private func checkSendLimits(_ tx: any StoreWriting, flow: Flow, tenant: Tenant, purpose: CodePurpose, source: String)
+        throws
+    {
+        let perSource = max(1, tenant.settings.codeSendsPerWindow)
+        let perAddress = max(perSource, tenant.settings.codeSendsPerAddressPerWindow)
         let window = TimeInterval(max(1, tenant.settings.codeSendWindowSeconds))
         let now = clock.now()
-        if Self.mailsCodes(flow) {
-            let sent = try tx.outboxCount(tenantID: tenant.id, recipient: flow.username, since: now - window)
-            if sent >= limit {
-                // The `limit` newest messages: once the oldest of them leaves the window, fewer than
-                // `limit` remain in it.
-                let newest = try tx.outboxMessages(tenantID: tenant.id, recipient: flow.username, limit: limit)
-                let filling = newest.map(\.createdAt).min() ?? now
+        for (limit, from) in [(perSource, source as String?), (perAddress, nil)] {
+            // The `limit` newest sends: once the oldest of them leaves the window, fewer remain.
+            let sends = try tx.codeSendTimes(
+                tenantID: tenant.id, recipient: flow.username, purpose: purpose.rawValue, source: from, since: now - window,
+                limit: limit)
+            if sends.count >= limit {
+                let filling = sends.min() ?? now
                 throw AuthFailure.tooManyAttempts(retryAfter: Self.seconds(from: now, until: filling + window))
             }
         }
-        if flow.state.codeSends >= limit {
+        if flow.state.codeSends >= perSource {
             throw AuthFailure.tooManyAttempts(retryAfter: Self.seconds(from: now, until: flow.createdAt + window))
         }
     }
@@ -246,8 +259,8 @@ struct FlowEngine: Sendable {
 }
 
 /// Why a one-time code is being sent; decides the message wording.
-enum CodePurpose {
-    case signUp, signIn, passwordReset
+enum CodePurpose: String {
+    case signUp = "sign_up", signIn = "sign_in", passwordReset = "password_reset"
 
     var subject: String {
         switch self {

@@ -43,7 +43,7 @@ public struct PasswordResetService: Sendable {
         guard flow.step == .started || flow.step == .codeSent else {
             throw AuthFailure.outOfOrder("the code was already verified in this flow")
         }
-        return try flows.sendCode(for: flow, tenant: context.tenant, purpose: .passwordReset)
+        return try flows.sendCode(for: flow, context: context, purpose: .passwordReset)
     }
 
     /// Verifies the code.

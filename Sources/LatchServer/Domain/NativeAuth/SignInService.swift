@@ -53,7 +53,7 @@ public struct SignInService: Sendable {
             return .password(continuationToken: next)
         }
         guard support.contains(.oneTimeCode) else { return .browserRequired(.noUsableCredentialForAccount) }
-        return try flows.sendCode(for: flow, tenant: context.tenant, purpose: .signIn)
+        return try flows.sendCode(for: flow, context: context, purpose: .signIn)
     }
 
     /// The native-auth token endpoint (`oauth2/v2.0/token`): the `password`, `oob`,

@@ -80,7 +80,7 @@ public struct SignUpService: Sendable {
             return .password(continuationToken: try flows.step(flow, tenant: context.tenant) { _ in })
         }
         guard support.contains(.oneTimeCode) else { return .browserRequired(.oneTimeCodeUnsupported) }
-        return try flows.sendCode(for: flow, tenant: context.tenant, purpose: .signUp)
+        return try flows.sendCode(for: flow, context: context, purpose: .signUp)
     }
 
     /// Continues a sign-up with a code, a password or attributes, and creates the account when

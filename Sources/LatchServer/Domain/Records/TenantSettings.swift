@@ -30,9 +30,12 @@ public struct TenantSettings: Codable, Sendable, Equatable {
     public var signInDelayBaseSeconds: Int = 60
     /// The longest sign-in delay in seconds (Keycloak's default maximum wait).
     public var signInDelayMaxSeconds: Int = 900
-    /// One-time-code messages one address may receive per window (e-mail bombing protection); also
-    /// the most codes one flow may send.
+    /// One-time codes of one purpose (sign-up, sign-in, reset) one source address may have sent to
+    /// one address per window (e-mail bombing protection); also the most codes one flow may send.
     public var codeSendsPerWindow: Int = 5
+    /// One-time codes of one purpose one address may receive per window from all sources together;
+    /// higher than ``codeSendsPerWindow``, so one source cannot use up the real user's sends.
+    public var codeSendsPerAddressPerWindow: Int = 15
     /// The sliding window of ``codeSendsPerWindow``, in seconds.
     public var codeSendWindowSeconds: Int = 900
     /// Days audit events are kept; older ones are purged in the background (values below 1 count as 1).
@@ -62,6 +65,7 @@ public struct TenantSettings: Codable, Sendable, Equatable {
         signInDelayBaseSeconds = try value(.signInDelayBaseSeconds, defaults.signInDelayBaseSeconds)
         signInDelayMaxSeconds = try value(.signInDelayMaxSeconds, defaults.signInDelayMaxSeconds)
         codeSendsPerWindow = try value(.codeSendsPerWindow, defaults.codeSendsPerWindow)
+        codeSendsPerAddressPerWindow = try value(.codeSendsPerAddressPerWindow, defaults.codeSendsPerAddressPerWindow)
         codeSendWindowSeconds = try value(.codeSendWindowSeconds, defaults.codeSendWindowSeconds)
         auditRetentionDays = try value(.auditRetentionDays, defaults.auditRetentionDays)
     }

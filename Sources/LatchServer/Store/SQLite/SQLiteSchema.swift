@@ -166,5 +166,19 @@ enum SQLiteSchema {
             ALTER TABLE refresh_tokens DROP COLUMN grace_reissued;
             """),
         SQLiteMigration("005_signing_key_revocation", "ALTER TABLE signing_keys ADD COLUMN revoked_at INTEGER;"),
+        // The send ledger: every code send (decoys included) by recipient, purpose and source.
+        SQLiteMigration(
+            "006_code_send_ledger",
+            """
+            CREATE TABLE code_sends (
+                tenant_id TEXT NOT NULL,
+                recipient TEXT NOT NULL,
+                purpose TEXT NOT NULL,
+                source TEXT NOT NULL,
+                at INTEGER NOT NULL
+            );
+            CREATE INDEX code_sends_recipient ON code_sends(tenant_id, recipient, purpose, at);
+            CREATE INDEX code_sends_at ON code_sends(at);
+            """),
     ]
 }

@@ -46,6 +46,26 @@ extension SQLiteStoreSession {
             ])
     }
 
+    func codeSendTimes(tenantID: String, recipient: String, purpose: String, source: String?, since: Date, limit: Int)
+        throws -> [Date]
+    {
+        var sql = "SELECT at FROM code_sends WHERE tenant_id = ? AND recipient = ? AND purpose = ? AND at > ?"
+        var bindings: [SQLiteValue] = [.text(tenantID), .text(recipient), .text(purpose), SQLiteValue(since)]
+        if let source {
+            sql += " AND source = ?"
+            bindings.append(.text(source))
+        }
+        sql += " ORDER BY at DESC LIMIT ?"
+        bindings.append(.integer(Int64(limit)))
+        return try query(sql, bindings).map { try $0.requiredDate("at") }
+    }
+
+    func recordCodeSend(tenantID: String, recipient: String, purpose: String, source: String, at date: Date) throws {
+        try run(
+            "INSERT INTO code_sends (tenant_id, recipient, purpose, source, at) VALUES (?, ?, ?, ?, ?)",
+            [.text(tenantID), .text(recipient), .text(purpose), .text(source), SQLiteValue(date)])
+    }
+
     func markDelivered(ids: [Int64], at date: Date, redact: Bool) throws {
         let sql =
             redact
@@ -58,6 +78,7 @@ extension SQLiteStoreSession {
 
     func purge(outboxBefore: Date, sessionsBefore: Date) throws {
         try run("DELETE FROM outbox WHERE created_at < ?", [SQLiteValue(outboxBefore)])
+        try run("DELETE FROM code_sends WHERE at < ?", [SQLiteValue(outboxBefore)])
         let ended = "SELECT id FROM token_families WHERE expires_at < ? OR revoked_at < ?"
         try run(
             "DELETE FROM refresh_tokens WHERE family_id IN (\(ended))",
