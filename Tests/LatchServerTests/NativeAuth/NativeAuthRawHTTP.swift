@@ -16,19 +16,8 @@ enum NativeAuthRawHTTP {
     /// Sends `head` (request line and headers, without the blank line) and `body` to
     /// `127.0.0.1:port`; returns the status and the JSON body of the answer.
     static func send(port: Int, head: String, body: Data) throws -> (status: Int, json: [String: Any]) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure(description: "socket() failed") }
+        let fd = try LoopbackSocket.connect(port: port)
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw Failure(description: "connect() failed") }
         let request = Array((head + "\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n").utf8) + Array(body)
         var sent = 0
         while sent < request.count {
