@@ -10,6 +10,8 @@ public protocol AccountReading {
     func users(tenantID: String, limit: Int) throws -> [User]
     /// The user count of a tenant.
     func userCount(tenantID: String) throws -> Int
+    /// Until when sign-in is delayed for the unknown address `addressKey`, if it is.
+    func addressDelay(tenantID: String, addressKey: String) throws -> Date?
 }
 
 /// Changes to user accounts. The failed-sign-in counter and delay change only through their own
@@ -29,6 +31,12 @@ public protocol AccountWriting: AccountReading {
     /// most the allowance between them, on any engine.
     /// - Returns: the new count, or `nil` when the sign-in is delayed (or there is no such user).
     func reserveSignInAttempt(userID: String, at date: Date) throws -> Int?
+    /// ``reserveSignInAttempt(userID:at:)`` for an address that has no account (a decoy flow under
+    /// enumeration protection), keyed by a hash of the address, so an unknown address is delayed
+    /// exactly as a real one is.
+    func reserveAddressAttempt(tenantID: String, addressKey: String, at date: Date) throws -> Int?
+    /// Delays sign-in for the unknown address `addressKey` until `date` (or later if already longer).
+    func delayAddress(tenantID: String, addressKey: String, until date: Date) throws
     /// Delays the user's next sign-in until `date`, or later if a longer delay is already set.
     func delaySignIn(userID: String, until date: Date) throws
     /// Clears the failure count and any delay after a successful sign-in.

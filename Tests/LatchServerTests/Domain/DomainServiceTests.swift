@@ -20,7 +20,8 @@ struct DomainServiceTests {
 
         for attempt in 1...3 {
             #expect(throws: AuthFailure.invalidCredentials) {
-                try verifier.verify("wrong-\(attempt)", for: try fixture.reload(user), context: fixture.context)
+                try verifier.verify(
+                    "wrong-\(attempt)", for: try fixture.reload(user), address: user.email, context: fixture.context)
             }
             #expect(try fixture.reload(user).failedSignIns == attempt)
         }
@@ -28,12 +29,13 @@ struct DomainServiceTests {
         #expect(delayed.signInBlockedUntil != nil)
         // Even the right password is refused while delayed, and the refusal does not count.
         #expect(throws: AuthFailure.tooManyAttempts(retryAfter: 60)) {
-            try verifier.verify(Self.password, for: delayed, context: fixture.context)
+            try verifier.verify(Self.password, for: delayed, address: user.email, context: fixture.context)
         }
         #expect(try fixture.reload(user).failedSignIns == 3)
 
         fixture.clock.advance(by: 61)
-        let verified = try verifier.verify(Self.password, for: try fixture.reload(user), context: fixture.context)
+        let verified = try verifier.verify(
+            Self.password, for: try fixture.reload(user), address: user.email, context: fixture.context)
         #expect(verified.rehashed == nil)
         let audit = try fixture.services.admin.auditEvents(tenant: fixture.context.tenant)
         #expect(audit.filter { $0.kind == .signInFailed }.count == 4)
@@ -44,12 +46,13 @@ struct DomainServiceTests {
     func unknownAccount() throws {
         let fixture = try DomainFixture()
         #expect(throws: AuthFailure.invalidCredentials) {
-            try fixture.services.passwords.verify(Self.password, for: nil, context: fixture.context)
+            try fixture.services.passwords.verify(Self.password, for: nil, address: "ghost@example.com", context: fixture.context)
         }
         // No row per request: the failure is counted and written as one summary row when flushed.
         #expect(try fixture.services.admin.auditEvents(tenant: fixture.context.tenant).isEmpty)
         for _ in 0..<9 {
-            _ = try? fixture.services.passwords.verify(Self.password, for: nil, context: fixture.context)
+            _ = try? fixture.services.passwords.verify(
+                Self.password, for: nil, address: "ghost@example.com", context: fixture.context)
         }
         try fixture.services.store.write { try fixture.services.auditAggregator.flush(into: $0, at: fixture.clock.now()) }
         let audit = try fixture.services.admin.auditEvents(tenant: fixture.context.tenant)

@@ -65,3 +65,26 @@ struct LockoutResistanceTests {
         #expect(try server.outbox(to: "ghost@example.com", tenant: "quiet").isEmpty)
     }
 }
+
+extension LockoutResistanceTests {
+    @Test("under enumeration protection, six wrong passwords answer the same for a real and an unknown address")
+    func decoyPasswordDelayMatches() async throws {
+        let server = try LatchTestServer.start(mode: .inProcess)
+        defer { server.stop() }
+        var settings = TenantSettings()
+        settings.enumerationProtection = true
+        try server.createTenant("quiet", settings: settings)
+        try server.createUser(email: "real@example.com", password: TokenHelpers.password, tenant: "quiet")
+        let client = WireClient(server, tenant: "quiet")
+        var answers: [String: [String]] = [:]
+        for address in ["real@example.com", "ghost@example.com"] {
+            for _ in 0..<6 {
+                let reply = try await TokenHelpers.passwordSignIn(client, email: address, password: "Wrong-Guess-123")
+                answers[address, default: []].append(
+                    "\(reply.status) \(reply.error ?? "-") \(reply.errorCodes) \(reply.headers["retry-after"] ?? "-")")
+            }
+        }
+        #expect(answers["real@example.com"] == answers["ghost@example.com"])
+        #expect(answers["ghost@example.com"]?.last?.hasPrefix("429") == true)
+    }
+}

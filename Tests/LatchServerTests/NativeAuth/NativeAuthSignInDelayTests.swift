@@ -164,13 +164,17 @@ struct NativeAuthSignInDelayTests {
         }
     }
 
-    @Test("under enumeration protection an unknown user has no count: every password gets invalid_grant 50126")
-    func unknownUserHasNoCount() async throws {
+    @Test("under enumeration protection an unknown address is delayed like a real account: 429 from the sixth")
+    func unknownAddressIsDelayedLikeARealOne() async throws {
         try await withNativeAuthServer { auth in
             var settings = TenantSettings()
             settings.enumerationProtection = true
             let guarded = auth.client(tenant: try auth.server.createTenant("guarded", settings: settings))
-            try await Self.failPasswords(guarded, "nobody@example.com", count: 7)
+            try await Self.failPasswords(guarded, "nobody@example.com", count: 5)
+            Self.expectDelayed(
+                guarded, try await guarded.passwordGrant("nobody@example.com", password: Self.wrongPassword(6)), retryAfter: 60)
+            guarded.server.clock.advance(by: 61)
+            try await Self.failPasswords(guarded, "nobody@example.com", count: 1, from: 7)
         }
     }
 }

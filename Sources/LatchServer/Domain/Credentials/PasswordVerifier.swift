@@ -43,11 +43,17 @@ public struct PasswordVerifier: Sendable {
     /// ``AuthFailure/invalidCredentials`` is thrown.
     /// - Throws: ``AuthFailure/tooManyAttempts(retryAfter:)`` while delayed,
     ///   ``AuthFailure/invalidCredentials``, ``AuthFailure/userDisabled``.
+    ///
+    /// Under enumeration protection an address without an account is reserved and delayed the same
+    /// way, keyed by a hash of `address`, so its answers and 429s match a real account's.
     public func verify(
-        _ password: String, for user: User?, context: ClientContext,
+        _ password: String, for user: User?, address: String, context: ClientContext,
         onFailure: (any StoreWriting) throws -> Void = { _ in }
     ) throws -> Verified {
         let reservation = try user.map { try reserve($0, context: context) }
+        if user == nil, context.tenant.settings.enumerationProtection {
+            try reserveUnknown(address, context: context)
+        }
         guard let user, let stored = user.passwordHash, hasher.verify(password, against: stored) else {
             if user?.passwordHash == nil { _ = hasher.verify(password, against: decoys.value(for: hasher)) }
             guard let user else {
@@ -83,6 +89,27 @@ public struct PasswordVerifier: Sendable {
     struct Reservation {
         let failures: Int
         let delayStarted: Int?
+    }
+
+    /// The decoy's reservation: the same schedule as ``reserve(_:context:)``, on the address's hash.
+    private func reserveUnknown(_ address: String, context: ClientContext) throws {
+        let now = clock.now()
+        let key = Digest.sha256Hex(context.tenant.id + ":" + address)
+        let tenantID = context.tenant.id
+        let admitted: Bool = try store.write { tx in
+            guard let failures = try tx.reserveAddressAttempt(tenantID: tenantID, addressKey: key, at: now) else {
+                return false
+            }
+            if let delay = context.tenant.settings.signInDelay(afterFailures: failures) {
+                try tx.delayAddress(tenantID: tenantID, addressKey: key, until: now.addingTimeInterval(TimeInterval(delay)))
+            }
+            return true
+        }
+        guard !admitted else { return }
+        let until = try store.read { try $0.addressDelay(tenantID: tenantID, addressKey: key) } ?? now
+        let failure = AuthFailure.tooManyAttempts(retryAfter: FlowEngine.seconds(from: now, until: until))
+        try record(failure, context: context, userID: nil)
+        throw failure
     }
 
     /// Reserves one attempt for `user`, or throws ``AuthFailure/tooManyAttempts(retryAfter:)``

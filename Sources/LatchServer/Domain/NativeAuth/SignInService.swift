@@ -82,7 +82,7 @@ public struct SignInService: Sendable {
         guard flow.step == .passwordRequested else { throw AuthFailure.outOfOrder("no password was requested in this flow") }
         guard let password, !password.isEmpty else { throw AuthFailure.missingParameter(.password) }
         let user = try flow.userID.flatMap { id in try flows.store.read { try $0.user(id: id, tenantID: flow.tenantID) } }
-        let verified = try passwords.verify(password, for: user, context: context) { tx in
+        let verified = try passwords.verify(password, for: user, address: flow.username, context: context) { tx in
             // The per-flow limit only ends this flow; the per-account count is the real limit.
             guard let current = try? flows.reload(tx, flow) else { return }
             var counted = current

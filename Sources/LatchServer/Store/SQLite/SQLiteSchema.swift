@@ -180,5 +180,19 @@ enum SQLiteSchema {
             CREATE INDEX code_sends_recipient ON code_sends(tenant_id, recipient, purpose, at);
             CREATE INDEX code_sends_at ON code_sends(at);
             """),
+        // Failed sign-ins of addresses without an account (decoy flows), keyed by a hash of the address.
+        SQLiteMigration(
+            "007_address_attempts",
+            """
+            CREATE TABLE address_attempts (
+                tenant_id TEXT NOT NULL,
+                address_key TEXT NOT NULL,
+                failed INTEGER NOT NULL,
+                blocked_until INTEGER,
+                updated_at INTEGER NOT NULL,
+                PRIMARY KEY (tenant_id, address_key)
+            ) WITHOUT ROWID;
+            CREATE INDEX address_attempts_updated ON address_attempts(updated_at);
+            """),
     ]
 }

@@ -79,6 +79,9 @@ extension SQLiteStoreSession {
     func purge(outboxBefore: Date, sessionsBefore: Date) throws {
         try run("DELETE FROM outbox WHERE created_at < ?", [SQLiteValue(outboxBefore)])
         try run("DELETE FROM code_sends WHERE at < ?", [SQLiteValue(outboxBefore)])
+        // An unknown address's failures are forgotten a month after its last attempt.
+        try run(
+            "DELETE FROM address_attempts WHERE updated_at < ?", [SQLiteValue(outboxBefore.addingTimeInterval(-29 * 86_400))])
         let ended = "SELECT id FROM token_families WHERE expires_at < ? OR revoked_at < ?"
         try run(
             "DELETE FROM refresh_tokens WHERE family_id IN (\(ended))",

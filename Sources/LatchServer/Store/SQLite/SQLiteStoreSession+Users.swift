@@ -73,6 +73,35 @@ extension SQLiteStoreSession {
         ).flatMap { $0.int("failed_sign_ins") }.map { Int($0) }
     }
 
+    func addressDelay(tenantID: String, addressKey: String) throws -> Date? {
+        try queryOne(
+            "SELECT blocked_until FROM address_attempts WHERE tenant_id = ? AND address_key = ?",
+            [.text(tenantID), .text(addressKey)]
+        )?.date("blocked_until")
+    }
+
+    func reserveAddressAttempt(tenantID: String, addressKey: String, at date: Date) throws -> Int? {
+        try queryOne(
+            """
+            INSERT INTO address_attempts (tenant_id, address_key, failed, blocked_until, updated_at)
+            VALUES (?1, ?2, 1, NULL, ?3)
+            ON CONFLICT (tenant_id, address_key) DO UPDATE SET failed = failed + 1, updated_at = ?3
+            WHERE blocked_until IS NULL OR blocked_until <= ?3
+            RETURNING failed
+            """,
+            [.text(tenantID), .text(addressKey), SQLiteValue(date)]
+        ).flatMap { $0.int("failed") }.map { Int($0) }
+    }
+
+    func delayAddress(tenantID: String, addressKey: String, until date: Date) throws {
+        try run(
+            """
+            UPDATE address_attempts SET blocked_until = max(coalesce(blocked_until, 0), ?)
+            WHERE tenant_id = ? AND address_key = ?
+            """,
+            [SQLiteValue(date), .text(tenantID), .text(addressKey)])
+    }
+
     func delaySignIn(userID: String, until date: Date) throws {
         try run(
             "UPDATE users SET sign_in_blocked_until = max(coalesce(sign_in_blocked_until, 0), ?) WHERE id = ?",
