@@ -121,4 +121,28 @@ struct StoreConformanceRaceTests {
         // Once the delay has passed, attempts are admitted again.
         #expect(try store.write { try $0.reserveSignInAttempt(userID: user.id, at: now.addingTimeInterval(61)) } == 6)
     }
+
+    @Test(
+        "40 concurrent reservations for an address without an account: exactly five admitted",
+        arguments: StoreConformance.implementations)
+    func concurrentAddressReservations(_ factory: StoreFactory) throws {
+        let subject = try factory.make()
+        defer { subject.close() }
+        let store = subject.store
+        let (tenant, _) = try Fixture.seed(store)
+        let now = Date()
+        let outcomes = StoreConformance.onThreads(40) { _ in
+            try store.write { tx -> Int? in
+                guard let count = try tx.reserveAddressAttempt(tenantID: tenant.id, addressKey: "k", at: now) else {
+                    return nil
+                }
+                if count >= 5 { try tx.delayAddress(tenantID: tenant.id, addressKey: "k", until: now.addingTimeInterval(60)) }
+                return count
+            }
+        }
+        #expect(try outcomes.compactMap { try $0.get() }.sorted() == Array(1...5))
+        let delay = try store.read { try $0.addressDelay(tenantID: tenant.id, addressKey: "k") }
+        #expect(delay.map { abs($0.timeIntervalSince(now.addingTimeInterval(60))) < 0.01 } == true)
+        #expect(try store.read { try $0.addressDelay(tenantID: tenant.id, addressKey: "other") } == nil)
+    }
 }
