@@ -6,6 +6,9 @@ extension CommandSpec {
         summary: "Run the server until SIGINT or SIGTERM, then finish the requests in flight.",
         options: [
             .valued("listen", "HOST:PORT", "Address to listen on; port 0 picks a free one (default 127.0.0.1:8080)."),
+            .valued(
+                "admin-listen", "HOST:PORT",
+                "Serve the admin endpoints and /metrics on this separate listener (plain HTTP) instead."),
             .valued("data-dir", "DIR", "Database, master key and admin token (default ./latch-data)."),
             .valued("config", "FILE", "JSON file of settings (listen, data_dir, public_url, dev, durable, ...)."),
             .valued("database-url", "URL", "The store; only sqlite: (the embedded SQLite store) in this build."),

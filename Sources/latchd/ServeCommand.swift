@@ -14,6 +14,7 @@ enum ServeCommand {
             configuration.log = .standardError(format: format == .json ? .json : .text)
         }
         if let listen = options.listen { try configuration.setListen(listen) }
+        if let adminListen = options.adminListen { configuration.adminListen = adminListen }
         if let directory = options.dataDirectory { configuration.dataDirectory = directory }
         if let url = options.publicURL { configuration.publicURL = url }
         if options.development || options.emulator { configuration.development = true }

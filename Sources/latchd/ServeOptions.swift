@@ -21,6 +21,8 @@ struct ServeOptions: Sendable {
 
     /// `--listen HOST:PORT`, checked to be of that form.
     var listen: String?
+    /// `--admin-listen HOST:PORT`: the separate listener for the admin endpoints and `/metrics`.
+    var adminListen: ListenAddress?
     /// `--data-dir DIR`.
     var dataDirectory: String?
     /// `--config FILE`.
@@ -73,6 +75,13 @@ struct ServeOptions: Sendable {
                 throw UsageError("option '--listen' expects HOST:PORT, got '\(listen)'")
             }
             self.listen = listen
+        }
+        if let value = arguments.value("admin-listen") {
+            do {
+                adminListen = try ListenAddress(parsing: value, option: "--admin-listen")
+            } catch {
+                throw UsageError("option '--admin-listen' expects HOST:PORT, got '\(value)'")
+            }
         }
         dataDirectory = arguments.value("data-dir")
         configFile = arguments.value("config")

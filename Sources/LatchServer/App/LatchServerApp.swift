@@ -19,6 +19,8 @@ public final class LatchServerApp: Sendable {
 
     private let store: any Store
     private let http: HTTPServer
+    /// The admin listener (admin endpoints and `/metrics`), when configured.
+    private let adminHTTP: HTTPServer?
     private let responder: any HTTPResponder
     /// The configured public origin without trailing slashes, so `iss` and discovery URLs never hold `//`.
     private let publicURL: String?
@@ -74,18 +76,39 @@ public final class LatchServerApp: Sendable {
         NativeAuthAPI(services: services, renderer: NativeAuthRenderer(clock: configuration.clock), log: log)
             .register(in: &router)
         OAuthAPI(services: services, log: log).register(in: &router)
-        AdminAPI(services: services, adminToken: adminToken, revealCodes: configuration.development, log: log)
-            .register(in: &router)
+        let admin = AdminAPI(
+            services: services, adminToken: adminToken, revealCodes: configuration.development, log: log)
         let box = DrainFlag()
-        OperationsAPI(services: services, metrics: metrics, isDraining: { box.isSet }).register(in: &router)
+        var operations = OperationsAPI(services: services, metrics: metrics, isDraining: { box.isSet })
         drainFlag = box
-        router.observer = { observation in
+        let observe: @Sendable (RouteObservation) -> Void = { observation in
             metrics.record(
                 route: observation.route ?? (observation.response.status == 404 ? "unmatched" : "refused"),
                 method: Metrics.methodLabel(observation.request.method), status: observation.response.status,
                 seconds: observation.seconds)
             AccessLog.record(observation, in: log)
         }
+        if let adminListen = configuration.adminListen {
+            // Admin endpoints and /metrics move to their own listener; probes answer on both.
+            var adminRouter = Router()
+            adminRouter.errorLog = { line in log.error(line) }
+            adminRouter.fallbackRenderer = AdminRenderer()
+            admin.register(in: &adminRouter)
+            operations.register(in: &adminRouter)
+            adminRouter.observer = observe
+            var adminConfiguration = HTTPServerConfiguration()
+            adminConfiguration.host = adminListen.host
+            adminConfiguration.port = adminListen.port
+            adminConfiguration.threadCount = 2
+            adminConfiguration.errorLog = { line in log.error(line) }
+            adminHTTP = HTTPServer(configuration: adminConfiguration, responder: adminRouter)
+            operations.servesMetrics = false
+        } else {
+            admin.register(in: &router)
+            adminHTTP = nil
+        }
+        operations.register(in: &router)
+        router.observer = observe
         if let interceptor = configuration.interceptor {
             router.interceptor = { request in InterceptorBridge.answer(request, by: interceptor) }
         }
@@ -122,6 +145,12 @@ public final class LatchServerApp: Sendable {
     public func start(listening: Bool = true) throws {
         if listening {
             try http.start()
+            do {
+                try adminHTTP?.start()
+            } catch {
+                http.shutdown(timeout: 0)
+                throw error
+            }
             if publicURL == nil {
                 services.tokens.setBaseURL("\(scheme)://\(Self.hostForURL(configuration.host)):\(http.port)")
             }
@@ -129,6 +158,9 @@ public final class LatchServerApp: Sendable {
         }
         worker.start()
     }
+
+    /// The admin listener's bound port, when one is configured and started.
+    public var adminPort: Int? { adminHTTP?.port }
 
     /// The bound port.
     public var port: Int { http.port }
@@ -174,6 +206,7 @@ public final class LatchServerApp: Sendable {
     /// the store. Safe to call twice.
     public func shutdown(timeout: Double = 10) {
         drainFlag.set()
+        adminHTTP?.shutdown(timeout: timeout)
         http.shutdown(timeout: timeout)
         worker.stop()
         store.close()
@@ -189,6 +222,10 @@ public final class LatchServerApp: Sendable {
             "  token:     \(base)/default/oauth2/v2.0/token",
             "  data:      \(dataDirectory.path)",
         ]
+        if let adminHTTP, let adminListen = configuration.adminListen {
+            lines.append(
+                "  admin:     http://\(Self.hostForURL(adminListen.host)):\(adminHTTP.port) (admin endpoints and /metrics)")
+        }
         if let certificateAuthorityPath {
             lines.append("  trust:     \(certificateAuthorityPath) (the development CA; e.g. latch --ca-file, curl --cacert)")
         }

@@ -8,6 +8,9 @@ public struct LatchServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// Listen port; 0 picks a free one.
     public var port: Int = 8080
+    /// A separate listener (plain HTTP, meant for loopback or a private network) for the admin
+    /// endpoints and `/metrics`, which then leave the public listener; `nil` keeps them there.
+    public var adminListen: ListenAddress?
     /// Where the database, master key and admin token live.
     public var dataDirectory: String = "./latch-data"
     /// The public origin used in `iss` and discovery; `nil` derives it from the served scheme and
@@ -78,6 +81,7 @@ public struct LatchServerConfiguration: Sendable {
             switch key {
             case "listen":
                 try setListen(value)
+            case "admin_listen": adminListen = try ListenAddress(parsing: value, option: "admin_listen")
             case "data_dir", "data_directory": dataDirectory = value
             case "public_url": publicURL = value
             case "dev", "development": development = ["1", "true", "yes"].contains(value.lowercased())
@@ -126,6 +130,30 @@ public struct LatchServerConfiguration: Sendable {
     private func integer(_ key: String, _ value: String) throws -> Int {
         guard let number = Int(value), number > 0 else { throw ConfigurationError("\(key) must be a positive integer") }
         return number
+    }
+}
+
+/// A `HOST:PORT` to listen on.
+public struct ListenAddress: Sendable, Equatable {
+    /// The numeric address (brackets of an IPv6 literal removed).
+    public var host: String
+    /// The port; 0 picks a free one.
+    public var port: Int
+
+    /// Creates an address.
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// Parses `HOST:PORT` (`[::1]:9090` for IPv6).
+    /// - Throws: ``ConfigurationError`` naming `option`.
+    public init(parsing value: String, option: String) throws {
+        guard let colon = value.lastIndex(of: ":"), let port = Int(value[value.index(after: colon)...]),
+            (0...65535).contains(port), colon != value.startIndex
+        else { throw ConfigurationError("\(option) expects HOST:PORT, got '\(value)'") }
+        host = String(value[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        self.port = port
     }
 }
 

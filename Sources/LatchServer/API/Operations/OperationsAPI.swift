@@ -6,6 +6,8 @@ struct OperationsAPI: Sendable {
     let services: AuthServices
     let metrics: Metrics
     let isDraining: @Sendable () -> Bool
+    /// Whether `/metrics` is served here (not when it moved to the admin listener).
+    var servesMetrics = true
 
     /// Adds the group and its routes to `router`.
     func register(in router: inout Router) {
@@ -22,6 +24,7 @@ struct OperationsAPI: Sendable {
                 return .json(503, JSONBody.object(["status": "store unavailable"]))
             }
         }
+        guard servesMetrics else { return }
         let metrics = metrics
         router.add("GET", "/metrics") { _ in
             .text(200, metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8")
