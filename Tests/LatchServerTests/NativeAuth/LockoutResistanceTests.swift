@@ -7,6 +7,17 @@ import Testing
 /// unknown address meets exactly the send limits a real one does.
 @Suite("Lockout resistance")
 struct LockoutResistanceTests {
+    /// An in-process server with a tenant `quiet` under enumeration protection that has one real
+    /// account, `real@example.com`.
+    static func protectedServer() throws -> LatchTestServer {
+        let server = try LatchTestServer.start(mode: .inProcess)
+        var settings = TenantSettings()
+        settings.enumerationProtection = true
+        try server.createTenant("quiet", settings: settings)
+        try server.createUser(email: "real@example.com", password: TokenHelpers.password, tenant: "quiet")
+        return server
+    }
+
     /// Starts a reset for `email` from `client` and asks for its code; returns the challenge answer.
     static func resetCode(_ client: WireClient, _ email: String) async throws -> WireResponse {
         let start = try await client.post("resetpassword/v1.0/start", ["username": email, "challenge_type": "oob redirect"])
@@ -50,12 +61,8 @@ struct LockoutResistanceTests {
 
     @Test("under enumeration protection an unknown address gets the same send limit as a real one")
     func decoyMeetsTheSameLimits() async throws {
-        let server = try LatchTestServer.start(mode: .inProcess)
+        let server = try Self.protectedServer()
         defer { server.stop() }
-        var settings = TenantSettings()
-        settings.enumerationProtection = true
-        try server.createTenant("quiet", settings: settings)
-        try server.createUser(email: "real@example.com", password: TokenHelpers.password, tenant: "quiet")
         let client = WireClient(server, tenant: "quiet")
         for address in ["real@example.com", "ghost@example.com"] {
             var statuses: [Int] = []
@@ -69,12 +76,8 @@ struct LockoutResistanceTests {
 extension LockoutResistanceTests {
     @Test("under enumeration protection, six wrong passwords answer the same for a real and an unknown address")
     func decoyPasswordDelayMatches() async throws {
-        let server = try LatchTestServer.start(mode: .inProcess)
+        let server = try Self.protectedServer()
         defer { server.stop() }
-        var settings = TenantSettings()
-        settings.enumerationProtection = true
-        try server.createTenant("quiet", settings: settings)
-        try server.createUser(email: "real@example.com", password: TokenHelpers.password, tenant: "quiet")
         let client = WireClient(server, tenant: "quiet")
         var answers: [String: [String]] = [:]
         for address in ["real@example.com", "ghost@example.com"] {
