@@ -44,7 +44,7 @@ struct CrashRecoveryTests {
                 for worker in 0..<workerCount {
                     group.addTask {
                         var round = 0
-                        while !Task.isCancelled {
+                        while !ledger.stopped.withLock({ $0 }) {
                             let email = "crash-\(worker)-\(round)@example.com"
                             round += 1
                             ledger.attempted.withLock { $0 += 1 }
@@ -67,7 +67,7 @@ struct CrashRecoveryTests {
         }
         first.send(SIGKILL)  // while the workers still have requests in flight
         let exited = await first.waitForExit(timeout: .seconds(10))
-        workers.cancel()
+        ledger.stopped.withLock { $0 = true }
         await workers.value
         console.close()
         try #require(exited)
@@ -163,6 +163,10 @@ final class SignUpLedger: Sendable {
     let acknowledged = Mutex<[String]>([])
     /// Sign-ups begun.
     let attempted = Mutex<Int>(0)
+    /// Set once the workers should stop. A flag rather than task cancellation: cancelling a task
+    /// whose URLSession request completes at that moment can deadlock FoundationNetworking on Linux
+    /// (the task's status lock against the session's queue).
+    let stopped = Mutex<Bool>(false)
 }
 
 /// A blocking loopback TCP connection for byte-level HTTP.
