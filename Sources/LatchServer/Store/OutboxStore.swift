@@ -4,8 +4,6 @@ import Foundation
 public protocol OutboxReading {
     /// Outbox messages, newest first, optionally filtered.
     func outboxMessages(tenantID: String?, recipient: String?, limit: Int) throws -> [OutboxMessage]
-    /// How many outbox messages of a tenant went to `recipient` later than `since`.
-    func outboxCount(tenantID: String, recipient: String, since: Date) throws -> Int
     /// Undelivered outbox messages, oldest first.
     func pendingOutboxMessages(limit: Int) throws -> [OutboxMessage]
     /// When codes of `purpose` were sent to `recipient` after `since` (from `source` only, when

@@ -83,14 +83,6 @@ extension StoreConformanceRoundTripTests {
                 ])
             #expect(
                 try tx.outboxMessages(tenantID: nil, recipient: "ada@example.com", limit: 2).map(\.id) == [all[0].id, idThird])
-            // Strictly later than `since`.
-            #expect(
-                try tx.outboxCount(tenantID: "tid-acme", recipient: "ada@example.com", since: Fixture.date(1_700_000_000_000))
-                    == 2)
-            #expect(
-                try tx.outboxCount(tenantID: "tid-acme", recipient: "ada@example.com", since: Fixture.date(1_700_000_000_001))
-                    == 1)
-            #expect(try tx.outboxCount(tenantID: "tid-other", recipient: "bob@example.com", since: .distantPast) == 0)
             #expect(try tx.pendingOutboxMessages(limit: 10).map(\.id) == [idFirst, idSecond, idThird, all[0].id])
             #expect(try tx.pendingOutboxMessages(limit: 2).map(\.id) == [idFirst, idSecond])
         }
@@ -181,5 +173,52 @@ extension StoreConformanceRoundTripTests {
             }
             #expect(try tx.auditEvents(tenantID: "tid-acme", limit: 10).count == 1)
         }
+    }
+
+    @Test(
+        "the code-send ledger: by recipient and purpose, optionally by source, strictly after since",
+        arguments: StoreConformance.implementations)
+    func codeSendLedger(_ factory: StoreFactory) throws {
+        let subject = try factory.make()
+        defer { subject.close() }
+        let store = subject.store
+        try store.write { tx in
+            for (offset, source) in ["10.0.0.1", "10.0.0.2", "10.0.0.1"].enumerated() {
+                try tx.recordCodeSend(
+                    tenantID: "t", recipient: "ada@example.com", purpose: "password_reset", source: source,
+                    at: Fixture.date(1_700_000_000_000 + Int64(offset) * 1000))
+            }
+            try tx.recordCodeSend(
+                tenantID: "t", recipient: "ada@example.com", purpose: "sign_in", source: "10.0.0.1",
+                at: Fixture.date(1_700_000_000_000))
+        }
+        try store.read { tx in
+            let all = try tx.codeSendTimes(
+                tenantID: "t", recipient: "ada@example.com", purpose: "password_reset", source: nil, since: .distantPast,
+                limit: 10)
+            #expect(all == [2000, 1000, 0].map { Fixture.date(1_700_000_000_000 + $0) })
+            let fromOne = try tx.codeSendTimes(
+                tenantID: "t", recipient: "ada@example.com", purpose: "password_reset", source: "10.0.0.1",
+                since: Fixture.date(1_700_000_000_000), limit: 10)
+            #expect(fromOne == [Fixture.date(1_700_000_002_000)])
+            #expect(
+                try tx.codeSendTimes(
+                    tenantID: "t", recipient: "ada@example.com", purpose: "password_reset", source: nil,
+                    since: .distantPast, limit: 1
+                ).count == 1)
+            #expect(
+                try tx.codeSendTimes(
+                    tenantID: "t", recipient: "bob@example.com", purpose: "password_reset", source: nil,
+                    since: .distantPast, limit: 10
+                ).isEmpty)
+        }
+        // Purged with day-old outbox messages.
+        try store.write { try $0.purge(outboxBefore: Fixture.date(1_700_000_001_500), sessionsBefore: .distantPast) }
+        let left = try store.read {
+            try $0.codeSendTimes(
+                tenantID: "t", recipient: "ada@example.com", purpose: "password_reset", source: nil, since: .distantPast,
+                limit: 10)
+        }
+        #expect(left == [Fixture.date(1_700_000_002_000)])
     }
 }

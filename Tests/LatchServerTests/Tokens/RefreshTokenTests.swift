@@ -19,9 +19,7 @@ struct RefreshTokenTests {
     func rotationAndReuseDetection() async throws {
         let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
-        let client = WireClient(server)
-        let (_, first) = try await TokenHelpers.userWithTokens(server)
-        let original = try #require(first.refreshToken)
+        let (client, first, original) = try await Self.signedIn(server)
 
         let rotated = try TokenGrant(try await TokenHelpers.refresh(client, original))
         let successor = rotated.refreshToken
@@ -56,9 +54,7 @@ struct RefreshTokenTests {
     func graceReplacesUnusedSuccessor() async throws {
         let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
-        let client = WireClient(server)
-        let (_, first) = try await TokenHelpers.userWithTokens(server)
-        let original = try #require(first.refreshToken)
+        let (client, _, original) = try await Self.signedIn(server)
         let grace = TenantSettings().refreshReuseGraceSeconds
         #expect(grace == 5)
 
@@ -82,9 +78,7 @@ struct RefreshTokenTests {
     func graceRefusesWhenSuccessorUsed() async throws {
         let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
-        let client = WireClient(server)
-        let (_, first) = try await TokenHelpers.userWithTokens(server)
-        let original = try #require(first.refreshToken)
+        let (client, _, original) = try await Self.signedIn(server)
         let rotated = try TokenGrant(try await TokenHelpers.refresh(client, original))
         let next = try TokenGrant(try await TokenHelpers.refresh(client, rotated.refreshToken))
         server.clock.advance(by: 1)
@@ -99,9 +93,7 @@ struct RefreshTokenTests {
     func graceRepeatsInsideTheWindowOnly() async throws {
         let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
-        let client = WireClient(server)
-        let (_, first) = try await TokenHelpers.userWithTokens(server)
-        let original = try #require(first.refreshToken)
+        let (client, _, original) = try await Self.signedIn(server)
         var successors: [String] = []
         for _ in 0..<3 {
             successors.append(try #require(try TokenGrant(try await TokenHelpers.refresh(client, original)).refreshToken))
@@ -117,6 +109,12 @@ struct RefreshTokenTests {
         let late = try await TokenHelpers.refresh(client, original)
         #expect(late.errorCodes == [Code.reused])
         #expect(try await TokenHelpers.refresh(client, successors[successors.count - 1]).errorCodes == [Code.revoked])
+    }
+
+    /// A signed-in user of the default tenant: a client, the first tokens, and their refresh token.
+    static func signedIn(_ server: LatchTestServer) async throws -> (WireClient, TokenGrant, String) {
+        let (_, first) = try await TokenHelpers.userWithTokens(server)
+        return (WireClient(server), first, try #require(first.refreshToken))
     }
 
     /// A tenant `strict` with no grace window, a signed-in user there, and their refresh token.
@@ -260,9 +258,7 @@ struct RefreshTokenTests {
     func concurrentRefreshes() async throws {
         let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
-        let client = WireClient(server)
-        let (_, first) = try await TokenHelpers.userWithTokens(server)
-        let original = try #require(first.refreshToken)
+        let (client, _, original) = try await Self.signedIn(server)
         let responses = try await withThrowingTaskGroup(of: WireResponse.self) { group in
             for _ in 0..<10 { group.addTask { try await TokenHelpers.refresh(client, original) } }
             var all: [WireResponse] = []

@@ -20,13 +20,6 @@ extension SQLiteStoreSession {
         return try query(sql, bindings).map(decodeMessage)
     }
 
-    func outboxCount(tenantID: String, recipient: String, since: Date) throws -> Int {
-        let row = try queryOne(
-            "SELECT count(*) AS n FROM outbox WHERE tenant_id = ? AND recipient = ? AND created_at > ?",
-            [.text(tenantID), .text(recipient), SQLiteValue(since)])
-        return Int(row?.int("n") ?? 0)
-    }
-
     func pendingOutboxMessages(limit: Int) throws -> [OutboxMessage] {
         try query(
             "SELECT * FROM outbox WHERE delivered_at IS NULL ORDER BY id LIMIT ?", [.integer(Int64(limit))]
