@@ -23,27 +23,33 @@ public struct Argon2idHasher: Sendable {
 
     /// The parameters new hashes are made with and ``needsRehash(_:)`` compares against.
     public let parameters: Parameters
+    /// Where computations wait for a core, queued by source.
+    public let gate: Argon2Gate
 
     /// Salt length S in bytes (RFC 9106 § 3.1 recommends 16).
     static let saltLength = 16
     /// Tag length T in bytes (RFC 9106 § 3.1 recommends 32 for password hashing).
     static let hashLength = 32
-    /// Stored hashes with costs above these are refused by ``verify(_:against:)`` rather than run,
+    /// Stored hashes with costs above these are refused by ``verify(_:against:source:)`` rather than run,
     /// so a corrupt row cannot pin a CPU or exhaust memory.
     static let maximumMemoryKiB = 4 * 1024 * 1024
     static let maximumIterations = 64
     static let maximumParallelism = 64
 
-    /// Creates a hasher that hashes with `parameters` (RFC 9106 § 3.1).
-    public init(parameters: Parameters = .init()) {
+    /// Creates a hasher that hashes with `parameters` (RFC 9106 § 3.1) and runs its computations
+    /// through `gate`, by default the process's ``Argon2Gate/shared`` one.
+    public init(parameters: Parameters = .init(), gate: Argon2Gate = .shared) {
         self.parameters = parameters
+        self.gate = gate
     }
 
     /// Hashes `password` (its UTF-8 bytes) with a fresh 16-byte random salt into a 32-byte tag
     /// and returns the PHC string libargon2 encodes (standard base64 without padding), e.g.
     /// `$argon2id$v=19$m=19456,t=2,p=1$<salt>$<hash>` (RFC 9106 § 3, PHC string format).
-    /// - Throws: ``CryptoError`` if the parameters are out of range or libargon2 fails.
-    public func hash(_ password: String) throws(CryptoError) -> String {
+    /// - Parameter source: who asks (e.g. the client's address), for the ``gate``'s turns.
+    /// - Throws: ``CryptoError`` if the parameters are out of range or libargon2 fails,
+    ///   ``Argon2Gate/Refusal`` if the gate refuses to queue the computation.
+    public func hash(_ password: String, source: String = "") throws -> String {
         guard let m = UInt32(exactly: parameters.memoryKiB), let t = UInt32(exactly: parameters.iterations),
             let p = UInt32(exactly: parameters.parallelism), t >= 1, p >= 1, m >= 8 * p
         else { throw CryptoError("invalid Argon2id parameters") }
@@ -52,7 +58,7 @@ public struct Argon2idHasher: Sendable {
         defer { passwordBytes.withUnsafeMutableBytes { zero($0) } }
         let length = argon2_encodedlen(t, m, p, UInt32(Self.saltLength), UInt32(Self.hashLength), Argon2_id)
         var encoded = [CChar](repeating: 0, count: length)
-        let status = Argon2Gate.run {
+        let status = try gate.run(source: source) {
             passwordBytes.withUnsafeBytes { pwd in
                 salt.withUnsafeBytes { saltBuffer in
                     argon2id_hash_encoded(
@@ -70,14 +76,16 @@ public struct Argon2idHasher: Sendable {
     /// Whether `password` matches the stored PHC string, compared in constant time by
     /// libargon2's `argon2id_verify` (RFC 9106 § 3). Returns `false`, never traps, for malformed
     /// strings, other Argon2 variants, or absurd stored costs.
-    public func verify(_ password: String, against phc: String) -> Bool {
+    /// - Parameter source: who asks (e.g. the client's address), for the ``gate``'s turns.
+    /// - Throws: ``Argon2Gate/Refusal`` if the gate refuses to queue the computation.
+    public func verify(_ password: String, against phc: String, source: String = "") throws(Argon2Gate.Refusal) -> Bool {
         guard let stored = PHCString(phc), stored.variant == "argon2id",
             stored.memoryKiB <= Self.maximumMemoryKiB, stored.iterations <= Self.maximumIterations,
             stored.parallelism <= Self.maximumParallelism, !phc.utf8.contains(0)
         else { return false }
         var passwordBytes = Array(password.utf8)
         defer { passwordBytes.withUnsafeMutableBytes { zero($0) } }
-        let status = Argon2Gate.run {
+        let status = try gate.run(source: source) {
             phc.withCString { encoded in
                 passwordBytes.withUnsafeBytes { pwd in
                     argon2id_verify(encoded, pwd.baseAddress, pwd.count)

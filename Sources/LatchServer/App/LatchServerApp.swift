@@ -61,7 +61,8 @@ public final class LatchServerApp: Sendable {
         let services = AuthServices(
             store: store, clock: configuration.clock, masterKey: try directory.masterKey(),
             baseURL: publicURL ?? "\(scheme)://\(Self.hostForURL(configuration.host)):\(configuration.port)",
-            hasher: configuration.passwordHasher ?? Argon2idHasher(parameters: configuration.passwordHashing),
+            hasher: configuration.passwordHasher
+                ?? Argon2idHasher(parameters: configuration.passwordHashing, gate: Self.passwordGate(for: configuration)),
             canDeliver: transport != nil, auditAggregator: aggregator, outboxChanged: { worker.notify() },
             signInObserved: { metrics.record(signIn: $0) })
         self.services = services
@@ -132,6 +133,14 @@ public final class LatchServerApp: Sendable {
         metrics.setConnectionEndings {
             Dictionary(uniqueKeysWithValues: http.abnormalConnectionEndings.map { ($0.key.name, $0.value) })
         }
+    }
+
+    /// The server's own Argon2 gate: one slot per core, shared fairly between client addresses,
+    /// with 64 waiting places per core, but at least as many as one address may have connections
+    /// (each with a request in flight), so an address alone is never refused.
+    private static func passwordGate(for configuration: LatchServerConfiguration) -> Argon2Gate {
+        let slots = ProcessInfo.processInfo.activeProcessorCount
+        return Argon2Gate(slots: slots, maximumWaiters: max(64 * slots, configuration.maxConnectionsPerAddress))
     }
 
     /// Answers `request` as the listening server would, without a socket: the in-process mode of

@@ -1,10 +1,11 @@
 import Dispatch
 import Foundation
-import LatchCrypto
 import LatchServer
 import LatchTesting
 import Synchronization
 import Testing
+
+@testable import LatchCrypto
 
 /// Argon2 is shared fairly between source addresses: a flood of password sign-ups from one address
 /// cannot starve a sign-in from another, over real sockets and the server's real worker threads.
@@ -66,6 +67,47 @@ struct HashingFairnessTests {
             "loaded sign-ins \(loaded), unloaded \(unloaded), bound \(bound); flood answers \(flood.statuses())")
         #expect(refusedAlone == 0, "the flood was refused while it was the only source")
         #expect(flood.statuses().keys.allSatisfy { $0 == 200 || $0 == 429 }, "flood answers \(flood.statuses())")
+    }
+
+    @Test("a hash the gate refuses is answered 429 with Retry-After: 1")
+    func refusalIsTooManyAttempts() async throws {
+        // One slot and one waiting place, both taken by other sources.
+        let gate = Argon2Gate(slots: 1, maximumWaiters: 1)
+        let hasher = Argon2idHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 1), gate: gate)
+        let server = try LatchTestServer.start(mode: .inProcess) { $0.passwordHasher = hasher }
+        defer { server.stop() }
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        done.enter()
+        Thread.detachNewThread {
+            _ = try? gate.run(source: "holder") {
+                holding.signal()
+                release.wait()
+            }
+            done.leave()
+        }
+        holding.wait()
+        done.enter()
+        Thread.detachNewThread {
+            _ = try? gate.run(source: "waiter") {}
+            done.leave()
+        }
+        while gate.waiting < 1 { try await Task.sleep(for: .milliseconds(1)) }
+
+        var client = WireClient(server)
+        client.remoteAddress = "203.0.113.9"
+        let reply = try await client.post(
+            "signup/v1.0/start",
+            [
+                "username": TokenHelpers.uniqueEmail(), "password": TokenHelpers.password,
+                "challenge_type": "oob password redirect",
+            ])
+        release.signal()
+        done.wait()
+        #expect(reply.status == 429)
+        #expect(reply.headers["retry-after"] == "1")
+        #expect(reply.error == "too_many_requests")
     }
 
     /// One password sign-in from ``signer`` on a fresh connection: initiate → challenge → token.

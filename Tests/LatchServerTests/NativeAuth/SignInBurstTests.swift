@@ -15,13 +15,13 @@ struct SignInBurstTests {
         let verifications = Atomic<Int>(0)
         let hashes = Atomic<Int>(0)
 
-        func hash(_ password: String) throws -> String {
+        func hash(_ password: String, for source: HashingSource) throws -> String {
             hashes.add(1, ordering: .relaxed)
-            return try inner.hash(password)
+            return try inner.hash(password, for: source)
         }
-        func verify(_ password: String, against hash: String) -> Bool {
+        func verify(_ password: String, against hash: String, for source: HashingSource) throws -> Bool {
             verifications.add(1, ordering: .relaxed)
-            return inner.verify(password, against: hash)
+            return try inner.verify(password, against: hash, for: source)
         }
         func needsRehash(_ hash: String) -> Bool { inner.needsRehash(hash) }
         var configurationKey: String { inner.configurationKey }

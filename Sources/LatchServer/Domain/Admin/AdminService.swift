@@ -64,7 +64,7 @@ public struct AdminService: Sendable {
             if let violation = policy.violation(of: password, username: normalized) {
                 throw AuthFailure.passwordPolicy(violation)
             }
-            hash = try hasher.hash(password)
+            hash = try hasher.hash(password, for: .administration)
         }
         let now = clock.now()
         let user = User(

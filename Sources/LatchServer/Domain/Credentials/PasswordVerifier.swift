@@ -41,7 +41,9 @@ public struct PasswordVerifier: Sendable {
     /// On a wrong password, one write audits the failure (and the delay it started) and runs
     /// `onFailure` (for the caller's own counters, e.g. the flow's) before
     /// ``AuthFailure/invalidCredentials`` is thrown.
-    /// - Throws: ``AuthFailure/tooManyAttempts(retryAfter:)`` while delayed,
+    /// - Throws: ``AuthFailure/tooManyAttempts(retryAfter:)`` while delayed, or when the hasher
+    ///   refuses the check because the request's source holds more than its share of the places
+    ///   waiting for a core (the attempt stays reserved, as a wrong password's would),
     ///   ``AuthFailure/invalidCredentials``, ``AuthFailure/userDisabled``.
     ///
     /// Under enumeration protection an address without an account is reserved and delayed the same
@@ -54,8 +56,11 @@ public struct PasswordVerifier: Sendable {
         if user == nil, context.tenant.settings.enumerationProtection {
             try reserveUnknown(address, context: context)
         }
-        guard let user, let stored = user.passwordHash, hasher.verify(password, against: stored) else {
-            if user?.passwordHash == nil { _ = hasher.verify(password, against: decoys.value(for: hasher)) }
+        // Without a stored hash the decoy costs the same time, and never matches.
+        let source = context.hashingSource
+        let stored = user?.passwordHash
+        let matches = try hasher.verify(password, against: stored ?? decoys.value(for: hasher, source: source), for: source)
+        guard let user, let stored, matches else {
             guard let user else {
                 // No account: counted for the summary row, and nothing written per request.
                 try store.write { tx in try onFailure(tx) }
@@ -81,7 +86,15 @@ public struct PasswordVerifier: Sendable {
             try record(.userDisabled, context: context, userID: user.id)
             throw AuthFailure.userDisabled
         }
-        return Verified(rehashed: hasher.needsRehash(stored) ? try hasher.hash(password) : nil)
+        var rehashed: String?
+        if hasher.needsRehash(stored) {
+            do {
+                rehashed = try hasher.hash(password, for: source)
+            } catch AuthFailure.tooManyAttempts {
+                rehashed = nil  // refused while busy: the next sign-in rehashes
+            }
+        }
+        return Verified(rehashed: rehashed)
     }
 
     /// An admitted attempt: the failure count it took, and the delay it started, if it reached the
@@ -170,10 +183,12 @@ public struct PasswordVerifier: Sendable {
 final class DecoyHashes: Sendable {
     private let cache = ReadMostly<[String: String]>([:])
 
-    func value(for hasher: any PasswordHasher) -> String {
+    /// The decoy for `hasher`'s parameters, made (for `source`) on first use; a failure to make it
+    /// is thrown, not cached.
+    func value(for hasher: any PasswordHasher, source: HashingSource) throws -> String {
         let key = hasher.configurationKey
         if let cached = cache.read({ $0[key] }) { return cached }
-        let made = (try? hasher.hash(SecureRandom.token())) ?? ""
+        let made = try hasher.hash(SecureRandom.token(), for: source)
         cache.write { $0[key] = made }
         return made
     }

@@ -14,3 +14,8 @@ public struct ClientContext: Sendable {
         self.remoteAddress = remoteAddress
     }
 }
+
+extension ClientContext {
+    /// The source the password hasher queues this request's work under: the peer address.
+    public var hashingSource: HashingSource { HashingSource(address: remoteAddress) }
+}

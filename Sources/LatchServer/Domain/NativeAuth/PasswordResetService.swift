@@ -69,7 +69,7 @@ public struct PasswordResetService: Sendable {
         if let violation = policy.violation(of: newPassword, username: flow.username) {
             throw AuthFailure.passwordPolicy(violation)
         }
-        let hash = try hasher.hash(newPassword)
+        let hash = try hasher.hash(newPassword, for: context.hashingSource)
         let next: String = try flows.store.write { tx in
             let current = try flows.reload(tx, flow)
             guard var user = try tx.user(id: userID, tenantID: context.tenant.id) else {

@@ -35,7 +35,8 @@ public struct SignUpService: Sendable {
     ///   - attributes: submitted attributes by name; a `nil` value was not a string.
     ///   - support: what the client can collect (`challenge_type`), parsed by the adapter.
     /// - Returns: the first continuation token, or the browser when the client cannot finish natively.
-    /// - Throws: ``AuthFailure`` (user exists, weak password, invalid attributes).
+    /// - Throws: ``AuthFailure`` (user exists, weak password, invalid attributes; too many attempts
+    ///   when the hasher refuses this source its share of the cores).
     public func start(
         _ context: ClientContext, username: String?, password: String?, attributes: [String: String?],
         support: ChallengeSupport, capabilities: ClientCapabilities
@@ -59,7 +60,9 @@ public struct SignUpService: Sendable {
         {
             throw AuthFailure.userAlreadyExists
         }
-        let passwordHash = try password.flatMap { $0.isEmpty ? nil : try hasher.hash($0) }
+        let passwordHash = try password.flatMap {
+            $0.isEmpty ? nil : try hasher.hash($0, for: context.hashingSource)
+        }
         let token = try flows.start(
             context, kind: .signUp, username: email, userID: nil,
             state: FlowState(
@@ -103,7 +106,7 @@ public struct SignUpService: Sendable {
             if let violation = policy.violation(of: password, username: flow.username) {
                 throw AuthFailure.passwordPolicy(violation)
             }
-            let hash = try hasher.hash(password)
+            let hash = try hasher.hash(password, for: context.hashingSource)
             return try flows.store.write { tx in
                 let current = try flows.reload(tx, flow)
                 var updated = current
