@@ -24,9 +24,12 @@ import Synchronization
 /// arrive within ``HTTPServerConfiguration/headerTimeoutSeconds`` (a deadline this server
 /// enforces, since libmicrohttpd only times out silence), and a connection may stay silent for
 /// ``HTTPServerConfiguration/idleTimeoutSeconds``. Idle connections cost no worker: each worker
-/// polls its share of them. A request whose body cannot be delimited (a transfer coding other
-/// than `chunked`, or `Transfer-Encoding` with `Content-Length`) is refused at once with 501 or
-/// 400 and its connection closed (RFC 9112 §6). Connections that end abnormally are counted
+/// polls its share of them. Nor does a request the responder answers with
+/// ``HTTPAnswer/blocking(_:)`` while it blocks: its connection is suspended and the answer is made
+/// on one of up to ``HTTPServerConfiguration/blockingThreads`` threads of their own. A request
+/// whose body cannot be delimited (a transfer coding other than `chunked`, or `Transfer-Encoding`
+/// with `Content-Length`) is refused at once with 501 or 400 and its connection closed (RFC 9112
+/// §6). Connections that end abnormally are counted
 /// (``abnormalConnectionEndings``) and summed up in the log at most once a minute, instead of a
 /// line each.
 ///
@@ -79,6 +82,8 @@ public final class HTTPServer: Sendable {
     private let housekeeper: ServerHousekeeper
     /// ``HTTPServerConfiguration/connectionLimit`` as fitted to the open-file limit at start.
     private let connectionLimitInForce: Atomic<Int>
+    /// The threads that make blocking answers, for every generation.
+    private let blockingPool: BlockingRequestPool
 
     /// Creates a server; nothing is bound until ``start()``.
     public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
@@ -90,6 +95,7 @@ public final class HTTPServer: Sendable {
             registry: connections, endings: endings, headerTimeoutSeconds: configuration.headerTimeoutSeconds,
             summaryIntervalSeconds: configuration.abnormalEndingLogIntervalSeconds)
         connectionLimitInForce = Atomic(configuration.connectionLimit)
+        blockingPool = BlockingRequestPool(maximumThreads: configuration.blockingThreads)
     }
 
     deinit {
@@ -100,6 +106,7 @@ public final class HTTPServer: Sendable {
             state = .stopped
         }
         housekeeper.stop()
+        blockingPool.stop()
     }
 
     /// Whether the libmicrohttpd in use can serve TLS (`MHD_FEATURE_TLS`); Debian's is built with
@@ -154,7 +161,9 @@ public final class HTTPServer: Sendable {
     }
 
     private func makeCore() -> ServerCore {
-        ServerCore(configuration: configuration, responder: responder, connections: connections, endings: endings)
+        ServerCore(
+            configuration: configuration, responder: responder, connections: connections, endings: endings,
+            blockingPool: blockingPool)
     }
 
     /// The most simultaneous connections in force: ``HTTPServerConfiguration/connectionLimit``,
@@ -264,6 +273,7 @@ public final class HTTPServer: Sendable {
         }
         liveCores.withLock { $0 = [] }
         housekeeper.stop()
+        blockingPool.stop()
     }
 
     /// Stops a retired generation on a thread of its own once its connections have closed, or

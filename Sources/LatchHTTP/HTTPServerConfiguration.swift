@@ -25,6 +25,12 @@ public struct HTTPServerConfiguration: Sendable {
     /// connections and runs the responder on them synchronously, so a blocking handler delays
     /// only its own worker's connections. Default: `max(4, 4 × cores)`.
     public var threadCount: Int
+    /// The most threads making ``HTTPAnswer/blocking(_:)`` answers at once, each while its
+    /// connection is suspended (`MHD_suspend_connection`), so that a worker never waits on one.
+    /// Threads start on demand and end after 30 idle seconds; with all of them busy, a further
+    /// blocking answer is made on its worker as any other. `0` makes every answer on the workers.
+    /// Default 256.
+    public var blockingThreads: Int
     /// The largest request body accepted; a larger one is refused with 413 (RFC 9110 §15.5.14).
     /// How the refusal reaches the client is described under ``maxDiscardedBodyBytes``. Default 64 KiB.
     public var maxBodyBytes: Int
@@ -98,6 +104,7 @@ public struct HTTPServerConfiguration: Sendable {
         host: String = "127.0.0.1",
         port: Int = 8080,
         threadCount: Int = HTTPServerConfiguration.defaultThreadCount,
+        blockingThreads: Int = 256,
         maxBodyBytes: Int = 64 * 1024,
         maxHeaderBytes: Int = 16 * 1024,
         maxDiscardedBodyBytes: Int = 8 << 20,
@@ -113,6 +120,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.host = host
         self.port = port
         self.threadCount = threadCount
+        self.blockingThreads = blockingThreads
         self.maxBodyBytes = maxBodyBytes
         self.maxHeaderBytes = maxHeaderBytes
         self.maxDiscardedBodyBytes = maxDiscardedBodyBytes
@@ -129,6 +137,7 @@ public struct HTTPServerConfiguration: Sendable {
     /// What is wrong with this configuration, or `nil` if the server can start with it.
     var problem: String? {
         if threadCount < 1 { return "the thread count must be positive" }
+        if blockingThreads < 0 { return "the blocking-request thread count must not be negative" }
         if maxBodyBytes < 0 || maxDiscardedBodyBytes < 0 { return "body limits must not be negative" }
         if maxHeaderBytes < 256 { return "the header limit must be at least 256 bytes" }
         if connectionLimit < 1 { return "the connection limit must be positive" }

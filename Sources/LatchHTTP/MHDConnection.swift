@@ -9,7 +9,7 @@ internal import CMicroHTTPD
 /// One libmicrohttpd connection, as the access handler sees it: read the request head, learn the
 /// peer address, queue a response. Part of the private libmicrohttpd wrapper: its C types never
 /// leave the `MHD*.swift` files.
-struct MHDConnection {
+struct MHDConnection: @unchecked Sendable {  // a handle; only suspend/resume cross threads, as libmicrohttpd allows
     let handle: OpaquePointer
 
     /// Appends every request header field to `context.headers` and returns the size of the head
@@ -71,6 +71,18 @@ struct MHDConnection {
             let info = getInfo(handle, MHD_ConnectionInfoType.CONNECTION_INFO_CONNECTION_FD.rawValue)
         else { return -1 }
         return info.pointee.connect_fd
+    }
+
+    /// Takes the connection out of its worker's polling (`MHD_suspend_connection`); only from the
+    /// access handler, and only on a daemon started with `MHD_ALLOW_SUSPEND_RESUME`.
+    func suspend() {
+        MHD_suspend_connection(handle)
+    }
+
+    /// Hands a suspended connection back to its worker (`MHD_resume_connection`), from any thread;
+    /// a response queued while suspended is sent then.
+    func resume() {
+        MHD_resume_connection(handle)
     }
 
     /// The ``ConnectionState`` kept in the socket context when the connection was accepted

@@ -14,6 +14,9 @@ import Synchronization
 /// `MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ITC | MHD_USE_ERROR_LOG` with
 /// `MHD_OPTION_THREAD_POOL_SIZE`: a pool of workers, each polling its own connections and the
 /// shared listening socket. `MHD_USE_ITC` is what lets `MHD_quiesce_daemon` wake the workers.
+/// `MHD_ALLOW_SUSPEND_RESUME` lets a connection be set aside while a blocking-request thread
+/// answers it (``HTTPAnswer/blocking(_:)``); the libmicrohttpd manual forbids stopping a daemon
+/// with a connection still suspended, so ``stop()`` first waits for those answers.
 ///
 /// `poll(2)` rather than epoll: with `MHD_USE_EPOLL`, libmicrohttpd 0.9.75 misses end-of-file when a
 /// client's last bytes and its FIN arrive together (a request followed by `shutdown(SHUT_WR)`), so
@@ -67,7 +70,7 @@ final class MHDDaemon {
         let cls = retainedCore.toOpaque()
         var flags =
             MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue
-            | MHD_USE_ERROR_LOG.rawValue
+            | MHD_USE_ERROR_LOG.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         if isIPv6 { flags |= MHD_USE_IPv6.rawValue }
 
         var options: [MHD_OptionItem] = [
@@ -145,9 +148,12 @@ final class MHDDaemon {
     }
 
     /// Stops the daemon: closes every connection and joins the workers (`MHD_stop_daemon`), then
-    /// closes the listening socket. A handler still running is waited for. Call once.
+    /// closes the listening socket. A handler still running is waited for, on a worker or on a
+    /// blocking-request thread (whose connection must be resumed before libmicrohttpd stops).
+    /// Call once.
     func stop() {
         quiesce()
+        core.takeUnretainedValue().waitForSuspendedConnections()
         MHD_stop_daemon(handle)
         if !isListenerClosed {
             isListenerClosed = true

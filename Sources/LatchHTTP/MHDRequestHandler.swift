@@ -188,6 +188,8 @@ enum MHDRequestHandler {
             }
             uploadSize.pointee = 0
             return discard(size, core: core, context: context)
+        case .answering:
+            return MHD_Result.NO  // resumed without a response: libmicrohttpd refused the one made
         case .responded:
             uploadSize?.pointee = 0
             return MHD_Result.YES
@@ -270,15 +272,45 @@ enum MHDRequestHandler {
         return core.responder.respond(to: request, refusedWith: error)
     }
 
-    /// Final call: the whole body is here. Runs the responder and queues its response.
+    /// Final call: the whole body is here. Runs the responder and queues its response; a blocking
+    /// answer is made on a blocking-request thread while the connection is suspended.
     private static func finish(core: ServerCore, connection: MHDConnection, context: RequestContext) -> MHD_Result {
         context.connection?.requestArrived()  // however long the responder takes
         let request = HTTPRequest(
             method: context.method, target: context.target, headers: context.headers, body: context.body,
             remoteAddress: connection.clientAddress(), requestID: context.requestID, correlationID: context.correlationID)
         context.body = []
-        let response = core.responder.respond(to: request)
-        return respondOrClose(response, core: core, connection: connection, context: context)
+        switch core.responder.answer(to: request) {
+        case .response(let response):
+            return respondOrClose(response, core: core, connection: connection, context: context)
+        case .blocking(let work):
+            return answerAside(work, core: core, connection: connection, context: context)
+        }
+    }
+
+    /// Suspends the connection and makes the response on a blocking-request thread, which queues it
+    /// (libmicrohttpd accepts a response for a suspended connection from any thread) and resumes
+    /// the connection. With no thread to spare, the work runs here on the worker instead. A
+    /// response libmicrohttpd refuses leaves the stage at ``RequestContext/Stage/answering``, and
+    /// the access handler, called again once the connection is resumed, closes it.
+    private static func answerAside(
+        _ work: @escaping @Sendable () -> HTTPResponse, core: ServerCore, connection: MHDConnection,
+        context: RequestContext
+    ) -> MHD_Result {
+        let submitted = core.blockingPool.submit(
+            {
+                let response = work()
+                _ = respond(response, core: core, connection: connection, context: context, close: false)
+                connection.resume()
+                core.suspended.subtract(1, ordering: .releasing)
+            },
+            beforeStart: {
+                context.stage = .answering
+                core.suspended.add(1, ordering: .relaxed)
+                connection.suspend()
+            })
+        guard submitted else { return respondOrClose(work(), core: core, connection: connection, context: context) }
+        return MHD_Result.YES
     }
 
     /// Queues `response` (with `Connection: close` when `close` or draining), or closes the

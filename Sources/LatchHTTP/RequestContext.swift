@@ -2,8 +2,10 @@
 /// callback), then the head, then body chunks, then the final call.
 ///
 /// Only the worker thread that owns the connection touches it, one call at a time (libmicrohttpd
-/// never processes one connection on two threads at once), so it needs no locking.
-final class RequestContext {
+/// never processes one connection on two threads at once), so it needs no locking; while the
+/// connection is suspended for a blocking answer, the blocking-request thread alone touches it, and
+/// suspending and resuming order its accesses before and after the worker's.
+final class RequestContext: @unchecked Sendable {  // one thread at a time, as described above
     enum Stage {
         /// Created from the request line; the head has not been seen by the access handler yet.
         case started
@@ -12,6 +14,8 @@ final class RequestContext {
         /// The request was refused with `refusal` but its body is still arriving: the bytes are
         /// counted and dropped until the body ends, then the refusal is sent (RFC 9112 §9.6).
         case discardingBody(refusal: HTTPError, deadline: ContinuousClock.Instant)
+        /// The connection is suspended while a blocking-request thread makes the response.
+        case answering
         /// A response was queued.
         case responded
     }

@@ -6,28 +6,35 @@ struct RouteNode: Sendable {
     var parameterChildren: [(name: String, node: RouteNode)] = []
     /// Handlers of routes ending here, by method.
     var handlers: [String: Router.Handler] = [:]
+    /// Which requests to routes ending here may block for long, by method (absent: none).
+    var mayBlock: [String: Router.BlockingTest] = [:]
     /// The pattern of the routes ending here.
     var pattern: String?
 
     /// Adds `handler` at the end of `segments`.
-    mutating func insert(_ segments: ArraySlice<Substring>, method: String, pattern: String, handler: @escaping Router.Handler) {
+    mutating func insert(
+        _ segments: ArraySlice<Substring>, method: String, pattern: String, handler: @escaping Router.Handler,
+        mayBlock: Router.BlockingTest? = nil
+    ) {
         guard let segment = segments.first else {
             handlers[method] = handler
+            self.mayBlock[method] = mayBlock
             self.pattern = pattern
             return
         }
         let rest = segments.dropFirst()
         if let name = RouteNode.parameterName(segment) {
             if let index = parameterChildren.firstIndex(where: { $0.name == name }) {
-                parameterChildren[index].node.insert(rest, method: method, pattern: pattern, handler: handler)
+                parameterChildren[index].node.insert(
+                    rest, method: method, pattern: pattern, handler: handler, mayBlock: mayBlock)
             } else {
                 var child = RouteNode()
-                child.insert(rest, method: method, pattern: pattern, handler: handler)
+                child.insert(rest, method: method, pattern: pattern, handler: handler, mayBlock: mayBlock)
                 parameterChildren.append((name: name, node: child))
             }
         } else {
             literalChildren[String(segment), default: RouteNode()].insert(
-                rest, method: method, pattern: pattern, handler: handler)
+                rest, method: method, pattern: pattern, handler: handler, mayBlock: mayBlock)
         }
     }
 

@@ -31,6 +31,8 @@ import Dispatch
 public struct Router: HTTPResponder {
     /// A route handler. It may throw ``HTTPError`` to answer with an error response.
     public typealias Handler = @Sendable (HTTPRequest) throws -> HTTPResponse
+    /// Whether a routed request may block for long in its handler (see ``HTTPAnswer/blocking(_:)``).
+    public typealias BlockingTest = @Sendable (HTTPRequest) -> Bool
 
     private struct Group: Sendable {
         let name: String
@@ -64,8 +66,14 @@ public struct Router: HTTPResponder {
     /// - Parameters:
     ///   - method: the method token; matched case-sensitively after uppercasing (RFC 9110 §9.1).
     ///   - pattern: a path starting with `/`, whose segments are literals or `{name}`.
-    public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
-        root.insert(RouteNode.segments(of: pattern), method: method.uppercased(), pattern: pattern, handler: handler)
+    ///   - mayBlock: which of the route's requests may block for long in `handler` (a password
+    ///     hash, say): ``answer(to:)`` hands those over as ``HTTPAnswer/blocking(_:)``. `nil`: none.
+    public mutating func add(
+        _ method: String, _ pattern: String, mayBlock: BlockingTest? = nil, _ handler: @escaping Handler
+    ) {
+        root.insert(
+            RouteNode.segments(of: pattern), method: method.uppercased(), pattern: pattern, handler: handler,
+            mayBlock: mayBlock)
     }
 
     /// Declares a group: paths under any of `prefixes` (patterns, `{name}` matching one segment)
@@ -96,9 +104,31 @@ public struct Router: HTTPResponder {
 
     /// Routes `request` and returns the handler's response or the rendered failure. Never throws.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
-        guard let observer else { return route(request).response }
-        let start = DispatchTime.now().uptimeNanoseconds
-        let (response, routed) = route(request)
+        answer(to: request).response
+    }
+
+    /// Routes `request`: the response, or, for a route whose `mayBlock` test holds for it, the
+    /// handler's work as ``HTTPAnswer/blocking(_:)``. ``observer`` sees either once it is made.
+    public func answer(to request: HTTPRequest) -> HTTPAnswer {
+        let start = observer == nil ? 0 : DispatchTime.now().uptimeNanoseconds
+        let (resolution, routed) = resolve(request)
+        switch resolution {
+        case .answered(let response):
+            return .response(observed(response, routed: routed, original: request, since: start))
+        case .handler(let handler, blocking: false):
+            return .response(observed(invoke(handler, routed), routed: routed, original: request, since: start))
+        case .handler(let handler, blocking: true):
+            return .blocking {
+                self.observed(self.invoke(handler, routed), routed: routed, original: request, since: start)
+            }
+        }
+    }
+
+    /// Reports `response` to ``observer``, timed from `start`.
+    private func observed(_ response: HTTPResponse, routed: HTTPRequest, original request: HTTPRequest, since start: UInt64)
+        -> HTTPResponse
+    {
+        guard let observer else { return response }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds &- start) / 1e9
         observer(
             RouteObservation(
@@ -107,7 +137,13 @@ public struct Router: HTTPResponder {
         return response
     }
 
-    private func route(_ request: HTTPRequest) -> (response: HTTPResponse, routed: HTTPRequest) {
+    /// Where routing `request` leads: an answer already (intercepted, 404, 405), or a handler.
+    private enum Resolution {
+        case answered(HTTPResponse)
+        case handler(Handler, blocking: Bool)
+    }
+
+    private func resolve(_ request: HTTPRequest) -> (Resolution, routed: HTTPRequest) {
         var parameters: [(String, Substring)] = []
         let node = root.match(RouteNode.segments(of: request.path), parameters: &parameters)
         var routed = request
@@ -120,15 +156,18 @@ public struct Router: HTTPResponder {
                 routed.pathParameters = values
             }
         }
-        if let interceptor, let answer = interceptor(routed) { return (answer, routed) }
+        if let interceptor, let answer = interceptor(routed) { return (.answered(answer), routed) }
         guard let node else {
-            return (render(.notFound("no resource at this path"), for: request, group: group(for: request.path)), request)
+            return (
+                .answered(render(.notFound("no resource at this path"), for: request, group: group(for: request.path))),
+                request
+            )
         }
-        let handler: Handler
         if let exact = node.handlers[request.method] {
-            handler = exact
+            let blocking = node.mayBlock[request.method].map { $0(routed) } ?? false
+            return (.handler(exact, blocking: blocking), routed)
         } else if request.method == "HEAD", let get = node.handlers["GET"] {
-            handler = get
+            return (.handler(get, blocking: node.mayBlock["GET"].map { $0(routed) } ?? false), routed)
         } else {
             var methods = Set(node.handlers.keys)
             if methods.contains("GET") { methods.insert("HEAD") }
@@ -136,16 +175,22 @@ public struct Router: HTTPResponder {
                 .methodNotAllowed("method \(request.method.prefix(32)) is not allowed for this path"), for: request,
                 group: group(for: request.path))
             response.headers.set("Allow", methods.sorted().joined(separator: ", "))
-            return (response, routed)
+            return (.answered(response), routed)
         }
+    }
+
+    /// Runs `handler`, rendering what it throws.
+    private func invoke(_ handler: Handler, _ request: HTTPRequest) -> HTTPResponse {
         do {
-            return (try handler(routed), routed)
+            return try handler(request)
         } catch let error as HTTPError {
-            return (render(error, for: routed, group: group(for: request.path)), routed)
+            return render(error, for: request, group: group(for: request.path))
         } catch {
-            errorLog("request \(request.requestID) \(request.method) \(node.pattern ?? "?") failed: \(String(reflecting: error))")
+            errorLog(
+                "request \(request.requestID) \(request.method) \(request.routePattern ?? "?") failed: \(String(reflecting: error))"
+            )
             let failure = HTTPError.internalServerError("internal error; request id \(request.requestID)")
-            return (render(failure, for: routed, group: group(for: request.path)), routed)
+            return render(failure, for: request, group: group(for: request.path))
         }
     }
 

@@ -1,5 +1,11 @@
 import Synchronization
 
+#if canImport(Darwin)
+    import Darwin
+#else
+    import Glibc
+#endif
+
 /// What libmicrohttpd's callbacks share for one running server: the responder, the limits and the
 /// counters. Immutable apart from its atomics, so any worker thread may use it.
 final class ServerCore: Sendable {
@@ -25,15 +31,20 @@ final class ServerCore: Sendable {
     /// Set when a graceful shutdown begins or the daemon is being retired after a certificate
     /// change: responses then carry `Connection: close`.
     let draining = Atomic<Bool>(false)
+    /// Runs blocking answers off the workers; shared by every generation of the server.
+    let blockingPool: BlockingRequestPool
+    /// Connections suspended for a blocking answer and not yet resumed.
+    let suspended = Atomic<Int>(0)
     /// While the daemon starts, libmicrohttpd's log lines are also kept here, so that a refusal
     /// (say, of a TLS key) can be reported in the thrown error; `nil` once started.
     let startupLog = Mutex<[String]?>([])
 
     init(
         configuration: HTTPServerConfiguration, responder: any HTTPResponder, connections: ConnectionRegistry,
-        endings: AbnormalEndingLog
+        endings: AbnormalEndingLog, blockingPool: BlockingRequestPool
     ) {
         self.responder = responder
+        self.blockingPool = blockingPool
         self.maxBodyBytes = configuration.maxBodyBytes
         self.maxHeaderBytes = configuration.maxHeaderBytes
         self.maxDiscardedBodyBytes = configuration.maxDiscardedBodyBytes
@@ -43,6 +54,12 @@ final class ServerCore: Sendable {
         self.idleTimeout = Int64(max(0, configuration.idleTimeoutSeconds)) * 1000
         self.connections = connections
         self.endings = endings
+    }
+
+    /// Waits until no connection of this daemon is suspended for a blocking answer: each is resumed
+    /// as soon as its answer is made, so this waits as long as the slowest of them takes.
+    func waitForSuspendedConnections() {
+        while suspended.load(ordering: .acquiring) > 0 { usleep(1_000) }
     }
 
     /// Milliseconds within which the next request on a connection whose response has just been
