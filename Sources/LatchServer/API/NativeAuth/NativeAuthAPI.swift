@@ -26,7 +26,7 @@ struct NativeAuthAPI: Sendable {
     /// Adds the group and its routes to `router`.
     func register(in router: inout Router) {
         router.addGroup("native-auth", prefixes: Self.prefixes, renderer: renderer)
-        route(&router, "/{tenant}/signup/v1.0/start") { call in
+        route(&router, "/{tenant}/signup/v1.0/start", mayBlock: Self.carriesPassword) { call in
             let form = call.form
             return started(
                 try services.signUp.start(
@@ -41,7 +41,7 @@ struct NativeAuthAPI: Sendable {
                     call.context, continuationToken: call.form["continuation_token"],
                     support: try NativeAuthParameters.optionalSupport(call.form["challenge_type"])))
         }
-        route(&router, "/{tenant}/signup/v1.0/continue") { call in
+        route(&router, "/{tenant}/signup/v1.0/continue", mayBlock: Self.carriesPassword) { call in
             let step = try services.signUp.continue(
                 call.context, continuationToken: call.form["continuation_token"],
                 submission: try NativeAuthParameters.signUpSubmission(call.form))
@@ -67,7 +67,7 @@ struct NativeAuthAPI: Sendable {
                     call.context, continuationToken: call.form["continuation_token"],
                     support: try NativeAuthParameters.optionalSupport(call.form["challenge_type"])))
         }
-        route(&router, "/{tenant}/oauth2/v2.0/token") { call in
+        route(&router, "/{tenant}/oauth2/v2.0/token", mayBlock: Self.carriesPassword) { call in
             let form = call.form
             let outcome = try services.signIn.token(
                 call.context, request: TokenRequest(grant: try NativeAuthParameters.tokenGrant(form), scope: form["scope"]))
@@ -100,7 +100,7 @@ struct NativeAuthAPI: Sendable {
                 call.context, continuationToken: call.form["continuation_token"], code: call.form["oob"])
             return JSONBody.ok(["continuation_token": result.continuationToken, "expires_in": result.expiresIn])
         }
-        route(&router, "/{tenant}/resetpassword/v1.0/submit") { call in
+        route(&router, "/{tenant}/resetpassword/v1.0/submit", mayBlock: Self.carriesPassword) { call in
             let result = try services.passwordReset.submit(
                 call.context, continuationToken: call.form["continuation_token"], newPassword: call.form["new_password"])
             return JSONBody.ok(["continuation_token": result.continuationToken, "poll_interval": result.pollInterval])
@@ -113,9 +113,21 @@ struct NativeAuthAPI: Sendable {
     }
 
     /// A POST route whose body runs with the parsed form and the resolved tenant and client.
-    private func route(_ router: inout Router, _ pattern: String, _ body: @escaping @Sendable (Call) throws -> HTTPResponse) {
+    /// - Parameter mayBlock: which requests may block for long (they are answered off the HTTP
+    ///   workers, see ``LatchHTTP/HTTPAnswer/blocking(_:)``).
+    private func route(
+        _ router: inout Router, _ pattern: String, mayBlock: Router.BlockingTest? = nil,
+        _ body: @escaping @Sendable (Call) throws -> HTTPResponse
+    ) {
         let api = self
-        router.add("POST", pattern) { request in api.run(request, body) }
+        router.add("POST", pattern, mayBlock: mayBlock) { request in api.run(request, body) }
+    }
+
+    /// Whether the form carries a password (`password` or `new_password`), which the request hashes
+    /// or verifies with Argon2id once its cheap checks pass: it may wait for a core.
+    static let carriesPassword: Router.BlockingTest = { request in
+        guard let form = try? request.formParameters() else { return false }
+        return form["password"].map { !$0.isEmpty } ?? false || form["new_password"].map { !$0.isEmpty } ?? false
     }
 
     /// Parses the body, resolves the tenant and client, calls the domain, and renders any failure.
