@@ -3,12 +3,14 @@ extension Argon2Gate {
     /// computations running, and the waiters queued per source.
     ///
     /// Sources take turns in round robin, each source's waiters in arrival order. A source that
-    /// arrives with nothing queued (a client sending one request now and then) is *fresh* and is
-    /// served before the sources taking turns, as a sparse flow is in FQ-CoDel (RFC 8290 § 4.1);
-    /// once served it joins the turns, even with nothing left queued, so that it is fresh again
-    /// only after every other source has had a turn. A flood, which always has waiters queued, is
-    /// never fresh.
+    /// arrives with nothing queued and has not been admitted lately (a client sending a request now
+    /// and then) is *fresh* and is served before the sources taking turns, as a sparse flow is in
+    /// FQ-CoDel (RFC 8290 § 4.1). Lately means within the last `slots` admissions: a flood, which
+    /// is admitted over and over, is never fresh, even when its queue runs empty for a moment.
+    /// Once served, a fresh source joins the turns, even with nothing left queued.
     struct Queue<Waiter: AnyObject> {
+        /// Slots of the gate: how many admissions count as lately.
+        let slots: Int
         /// Computations holding a slot.
         var running = 0
         /// Waiters queued, over all sources.
@@ -22,6 +24,15 @@ extension Argon2Gate {
         private var turns: [String] = []
         /// The index in ``turns`` of the source served next among them.
         private var next = 0
+        /// Admissions so far.
+        private var admissions = 0
+        /// The sources admitted within the last ``slots`` admissions, with the number of theirs.
+        private var recent: [String: Int] = [:]
+
+        /// A queue for a gate of `slots` slots.
+        init(slots: Int) {
+            self.slots = max(1, slots)
+        }
 
         /// How many waiters `source` has queued.
         func waiting(from source: String) -> Int { waiters[source]?.count ?? 0 }
@@ -40,7 +51,14 @@ extension Argon2Gate {
         /// - Returns: the waiters refused, to be woken with a refusal; `waiter` itself may be among
         ///   them.
         mutating func enqueue(_ waiter: Waiter, source: String, maximumWaiters: Int) -> [Waiter] {
-            if waiters[source] == nil && !turns.contains(source) { fresh.append(source) }
+            if waiters[source] == nil && !turns.contains(source) {
+                if recent[source] == nil {
+                    fresh.append(source)
+                } else {
+                    turns.insert(source, at: next)  // last in the current round
+                    next += 1
+                }
+            }
             waiters[source, default: []].append(waiter)
             waiting += 1
             var refused: [Waiter] = []
@@ -57,14 +75,22 @@ extension Argon2Gate {
             return refused
         }
 
+        /// Counts an admission of `source` to a slot, queued or not.
+        mutating func admitted(_ source: String) {
+            admissions += 1
+            recent[source] = admissions
+            recent = recent.filter { admissions - $0.value < slots }
+        }
+
         /// Takes the oldest waiter of the first fresh source, or else of the source whose turn it
-        /// is, and moves the turn on.
+        /// is, moves the turn on and counts the admission.
         mutating func dequeue() -> Waiter? {
             if !fresh.isEmpty {
                 let source = fresh.removeFirst()
                 let first = take(newest: false, of: source)
                 turns.insert(source, at: next)  // last in the current round
                 next += 1
+                admitted(source)
                 return first
             }
             while !turns.isEmpty {
@@ -77,6 +103,7 @@ extension Argon2Gate {
                 let first = take(newest: false, of: source)
                 next += 1  // even with nothing left queued: dropped when its turn comes again
                 if next >= turns.count { next = 0 }
+                admitted(source)
                 return first
             }
             return nil

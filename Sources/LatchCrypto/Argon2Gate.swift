@@ -16,9 +16,9 @@ import Synchronization
 /// the caches, so every hash gets slower. Callers beyond the limit wait, queued by source: a source
 /// is an opaque key, such as the client's address. A freed slot goes to the next source in turn
 /// (round robin), and within a source to its oldest waiter, so a source that sends many requests
-/// cannot push another's to the back; a source that arrives with nothing queued goes first (see
-/// ``Queue``), so an occasional client waits for the next slot to free at most, however long a
-/// flood's queue is.
+/// cannot push another's to the back; a source that arrives with nothing queued and was not
+/// admitted lately goes first (see ``Queue``), so an occasional client waits for the next slot to
+/// free at most, however long a flood's queue is.
 ///
 /// Every waiter is a blocked thread, so the waiting places are bounded (``maximumWaiters``). A
 /// source waiting alone may take them all; while several sources wait, each may keep its share of
@@ -58,7 +58,7 @@ public final class Argon2Gate: Sendable {
     public init(slots: Int = ProcessInfo.processInfo.activeProcessorCount, maximumWaiters: Int? = nil) {
         self.slots = max(1, slots)
         self.maximumWaiters = max(1, maximumWaiters ?? 64 * max(1, slots))
-        state = Mutex(Queue<Waiter>())
+        state = Mutex(Queue<Waiter>(slots: self.slots))
     }
 
     /// Runs `body` once a slot is free and it is `source`'s turn, adding its thread CPU time to
@@ -89,6 +89,7 @@ public final class Argon2Gate: Sendable {
         let queued: (waiter: Waiter, refused: [Waiter])? = state.withLock { queue in
             if queue.running < slots && queue.waiting == 0 {
                 queue.running += 1
+                queue.admitted(source)
                 return nil
             }
             let waiter = Waiter()

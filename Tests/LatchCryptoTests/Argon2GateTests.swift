@@ -18,7 +18,7 @@ import Testing
 
     /// A queue whose tickets are named `source-1`, `source-2`, … in the order each source queues them.
     struct Harness {
-        var queue = Queue()
+        var queue = Queue(slots: 2)
         private var issued: [String: Int] = [:]
 
         /// Queues `count` tickets for `source`; returns the names refused.
@@ -61,7 +61,7 @@ import Testing
         #expect(harness.drain() == ["b-1", "c-1", "a-2", "b-2", "a-3"])
     }
 
-    @Test func aServedSourceIsFreshAgainOnlyAfterARound() {
+    @Test func aSourceInTheTurnsIsNotFresh() {
         var harness = Harness()
         #expect(harness.enqueue("flood", count: 4).isEmpty)
         #expect(harness.dequeue() == "flood-1")
@@ -69,6 +69,16 @@ import Testing
         #expect(harness.dequeue() == "user-1")  // fresh: ahead of the flood
         #expect(harness.enqueue("user").isEmpty)  // still in the round it joined: not fresh
         #expect(harness.drain() == ["flood-2", "user-2", "flood-3", "flood-4"])
+    }
+
+    @Test func aFloodWhoseQueueRanEmptyIsNotFresh() {
+        var harness = Harness()
+        #expect(harness.enqueue("flood").isEmpty)
+        #expect(harness.dequeue() == "flood-1")
+        #expect(harness.dequeue() == nil)  // the flood's turn came with nothing queued
+        #expect(harness.enqueue("flood").isEmpty)  // admitted lately: it takes turns
+        #expect(harness.enqueue("user").isEmpty)
+        #expect(harness.drain() == ["user-1", "flood-2"])
     }
 
     @Test func aFloodKeepsItsShareOfTheQueueWhenAnotherSourceArrives() {
@@ -149,7 +159,7 @@ import Testing
         #expect(outcomes.withLock { $0 } == ["holder", "flood-2 refused"])
         release.signal()
         group.wait()
-        // "flood" and "user" are both fresh, so they are served in the order they arrived.
-        #expect(outcomes.withLock { $0 } == ["holder", "flood-2 refused", "flood-1", "user"])
+        // "flood" was admitted lately (the holder), so "user", which was not, goes first.
+        #expect(outcomes.withLock { $0 } == ["holder", "flood-2 refused", "user", "flood-1"])
     }
 }
