@@ -26,7 +26,8 @@ import Synchronization
 /// ``HTTPServerConfiguration/idleTimeoutSeconds``. Idle connections cost no worker: each worker
 /// polls its share of them. Nor does a request the responder answers with
 /// ``HTTPAnswer/blocking(_:)`` while it blocks: its connection is suspended and the answer is made
-/// on one of up to ``HTTPServerConfiguration/blockingThreads`` threads of their own. A request
+/// on one of up to ``HTTPServerConfiguration/blockingThreads`` threads of their own, at most
+/// ``HTTPServerConfiguration/blockingAnswersPerAddress`` at once for one client address. A request
 /// whose body cannot be delimited (a transfer coding other than `chunked`, or `Transfer-Encoding`
 /// with `Content-Length`) is refused at once with 501 or 400 and its connection closed (RFC 9112
 /// §6). Connections that end abnormally are counted
@@ -95,7 +96,8 @@ public final class HTTPServer: Sendable {
             registry: connections, endings: endings, headerTimeoutSeconds: configuration.headerTimeoutSeconds,
             summaryIntervalSeconds: configuration.abnormalEndingLogIntervalSeconds)
         connectionLimitInForce = Atomic(configuration.connectionLimit)
-        blockingPool = BlockingRequestPool(maximumThreads: configuration.blockingThreads)
+        blockingPool = BlockingRequestPool(
+            maximumThreads: configuration.blockingThreads, perKeyLimit: configuration.blockingAnswersPerAddress)
     }
 
     deinit {

@@ -31,6 +31,13 @@ public struct HTTPServerConfiguration: Sendable {
     /// blocking answer is made on its worker as any other. `0` makes every answer on the workers.
     /// Default 256.
     public var blockingThreads: Int
+    /// The most ``HTTPAnswer/blocking(_:)`` answers made at once for one client address. Further
+    /// ones wait, their connections suspended and holding no thread, and start in arrival order
+    /// as that address's earlier ones finish: one address cannot take every blocking-request
+    /// thread, and the number of its requests under way at once stays near what the cores can
+    /// serve (a password check counts against its account while under way). Default
+    /// `max(2, 2 × cores)`.
+    public var blockingAnswersPerAddress: Int
     /// The largest request body accepted; a larger one is refused with 413 (RFC 9110 §15.5.14).
     /// How the refusal reaches the client is described under ``maxDiscardedBodyBytes``. Default 64 KiB.
     public var maxBodyBytes: Int
@@ -105,6 +112,7 @@ public struct HTTPServerConfiguration: Sendable {
         port: Int = 8080,
         threadCount: Int = HTTPServerConfiguration.defaultThreadCount,
         blockingThreads: Int = 256,
+        blockingAnswersPerAddress: Int = HTTPServerConfiguration.defaultBlockingAnswersPerAddress,
         maxBodyBytes: Int = 64 * 1024,
         maxHeaderBytes: Int = 16 * 1024,
         maxDiscardedBodyBytes: Int = 8 << 20,
@@ -121,6 +129,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.port = port
         self.threadCount = threadCount
         self.blockingThreads = blockingThreads
+        self.blockingAnswersPerAddress = blockingAnswersPerAddress
         self.maxBodyBytes = maxBodyBytes
         self.maxHeaderBytes = maxHeaderBytes
         self.maxDiscardedBodyBytes = maxDiscardedBodyBytes
@@ -138,6 +147,7 @@ public struct HTTPServerConfiguration: Sendable {
     var problem: String? {
         if threadCount < 1 { return "the thread count must be positive" }
         if blockingThreads < 0 { return "the blocking-request thread count must not be negative" }
+        if blockingAnswersPerAddress < 1 { return "the blocking answers per address must be positive" }
         if maxBodyBytes < 0 || maxDiscardedBodyBytes < 0 { return "body limits must not be negative" }
         if maxHeaderBytes < 256 { return "the header limit must be at least 256 bytes" }
         if connectionLimit < 1 { return "the connection limit must be positive" }
@@ -153,6 +163,11 @@ public struct HTTPServerConfiguration: Sendable {
     /// `max(4, 4 × online processors)`.
     public static var defaultThreadCount: Int {
         max(4, 4 * max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+    }
+
+    /// `max(2, 2 × online processors)`.
+    public static var defaultBlockingAnswersPerAddress: Int {
+        max(2, 2 * max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
     }
 
     /// Writes `line` to standard error (the default ``errorLog``).

@@ -284,20 +284,23 @@ enum MHDRequestHandler {
         case .response(let response):
             return respondOrClose(response, core: core, connection: connection, context: context)
         case .blocking(let work):
-            return answerAside(work, core: core, connection: connection, context: context)
+            return answerAside(work, for: request.remoteAddress, core: core, connection: connection, context: context)
         }
     }
 
-    /// Suspends the connection and makes the response on a blocking-request thread, which queues it
-    /// (libmicrohttpd accepts a response for a suspended connection from any thread) and resumes
-    /// the connection. With no thread to spare, the work runs here on the worker instead. A
-    /// response libmicrohttpd refuses leaves the stage at ``RequestContext/Stage/answering``, and
-    /// the access handler, called again once the connection is resumed, closes it.
+    /// Suspends the connection and makes the response on a blocking-request thread (once fewer
+    /// than ``HTTPServerConfiguration/blockingAnswersPerAddress`` are under way for `address`),
+    /// which queues it (libmicrohttpd accepts a response for a suspended connection from any
+    /// thread) and resumes the connection. With no thread to spare, the work runs here on the
+    /// worker instead. A response libmicrohttpd refuses leaves the stage at
+    /// ``RequestContext/Stage/answering``, and the access handler, called again once the connection
+    /// is resumed, closes it.
     private static func answerAside(
-        _ work: @escaping @Sendable () -> HTTPResponse, core: ServerCore, connection: MHDConnection,
-        context: RequestContext
+        _ work: @escaping @Sendable () -> HTTPResponse, for address: String, core: ServerCore,
+        connection: MHDConnection, context: RequestContext
     ) -> MHD_Result {
         let submitted = core.blockingPool.submit(
+            key: address,
             {
                 let response = work()
                 _ = respond(response, core: core, connection: connection, context: context, close: false)

@@ -114,6 +114,47 @@ import Testing
         slowDone.wait()
     }
 
+    @Test func anAddressOverItsLimitWaitsItsTurnWhileAnotherStartsAtOnce() throws {
+        let started = Mutex<[String]>([])
+        let startedOne = DispatchSemaphore(value: 0)
+        let releases = ["a", "b", "c"].reduce(into: [String: DispatchSemaphore]()) { $0[$1] = DispatchSemaphore(value: 0) }
+        var router = Router()
+        router.add("GET", "/hold/{name}", mayBlock: { _ in true }) { request in
+            let name = request.pathParameters["name"] ?? ""
+            started.withLock { $0.append(name) }
+            startedOne.signal()
+            releases[name]?.wait()
+            return .text(200, name)
+        }
+        let server = HTTPServer(
+            configuration: HTTPServerConfiguration(
+                port: 0, threadCount: 1, blockingAnswersPerAddress: 1, errorLog: { _ in }),
+            responder: router)
+        try server.start()
+        defer { server.shutdown(timeout: 2) }
+        let port = server.port
+        func hold(_ name: String, from source: String) -> DispatchSemaphore {
+            Background.run {
+                guard let client = try? RawHTTPClient(port: port, from: source) else { return }
+                client.sendRequest("GET", "/hold/\(name)", headers: [], body: [], close: true)
+                _ = try? client.readResponse()
+            }
+        }
+        let a = hold("a", from: "127.0.0.2")
+        startedOne.wait()
+        let b = hold("b", from: "127.0.0.2")
+        usleep(100_000)  // "b" has arrived, and waits for "a"
+        let c = hold("c", from: "127.0.0.3")
+        startedOne.wait()
+        #expect(started.withLock { $0 } == ["a", "c"])
+        releases["a"]?.signal()
+        startedOne.wait()
+        #expect(started.withLock { $0 } == ["a", "c", "b"])
+        releases["b"]?.signal()
+        releases["c"]?.signal()
+        for done in [a, b, c] { done.wait() }
+    }
+
     @Test func theRouterHandsBlockingWorkOverAndObservesItOnce() throws {
         let observed = Mutex<[String]>([])
         var router = Router()
