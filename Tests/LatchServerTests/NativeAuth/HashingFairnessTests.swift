@@ -81,11 +81,12 @@ struct HashingFairnessTests {
         try flood.waitUntilUnderWay(within: .seconds(10))
         let refusedAlone = flood.count(429)
 
-        // The median of five loaded sign-ins is within the bound exactly when three of them are,
-        // so sampling stops once that is decided; a sign-in with a request unanswered for 3 s
-        // counts as 3 s.
+        // The median of seven loaded sign-ins is within the bound exactly when four of them are,
+        // so sampling stops once that is decided (seven, not five, so that a moment when the
+        // shared machine stalls the whole process does not decide it alone); a sign-in with a
+        // request unanswered for 3 s counts as 3 s.
         var loaded: [Duration] = []
-        while loaded.filter({ $0 <= bound }).count < 3 && loaded.filter({ $0 > bound }).count < 3 {
+        while loaded.filter({ $0 <= bound }).count < 4 && loaded.filter({ $0 > bound }).count < 4 {
             loaded.append((try? signIn(port: port, timeoutSeconds: 3)) ?? .seconds(3))
         }
         flood.stop()
