@@ -46,7 +46,7 @@ struct HashingFairnessTests {
 
     /// What ``measureUnderFlood()`` saw.
     struct Measurement: Sendable {
-        /// The median unloaded sign-in.
+        /// The median unloaded sign-in, before and after the flood.
         var unloaded: Duration
         /// The loaded sign-ins, in order.
         var loaded: [Duration]
@@ -58,9 +58,10 @@ struct HashingFairnessTests {
         var flood: [Int: Int]
     }
 
-    /// Times password sign-ins from ``signer``, unloaded and then under a flood from ``flooder``,
-    /// on a live server at production Argon2 cost and worker count, so that the flood holds every
-    /// core.
+    /// Times password sign-ins from ``signer`` unloaded, under a flood from ``flooder``, and
+    /// unloaded again, on a live server at production Argon2 cost and worker count, so that the
+    /// flood holds every core. The unloaded time is the median of the samples before and after, so
+    /// that the bound follows the shared machine if it gets busier meanwhile.
     static func measureUnderFlood() throws -> Measurement {
         let server = try LatchTestServer.start(mode: .live) { configuration in
             configuration.passwordHashing = Argon2idHasher.Parameters()
@@ -72,26 +73,25 @@ struct HashingFairnessTests {
         let port = server.app.port
 
         _ = try signIn(port: port)  // warms the caches and the connection path
-        let unloaded = median(try (0..<5).map { _ in try signIn(port: port) })
-        let bound = unloaded * 2 + slack
+        var unloaded = try (0..<5).map { _ in try signIn(port: port) }
 
         let flood = Flood(port: port, connections: 32)
         flood.start()
         defer { flood.stop() }
         try flood.waitUntilUnderWay(within: .seconds(10))
         let refusedAlone = flood.count(429)
-
-        // The median of seven loaded sign-ins is within the bound exactly when four of them are,
-        // so sampling stops once that is decided (seven, not five, so that a moment when the
-        // shared machine stalls the whole process does not decide it alone); a sign-in with a
-        // request unanswered for 3 s counts as 3 s.
+        // Seven loaded sign-ins, so that a moment when the shared machine stalls the whole process
+        // does not decide the median alone; a request unanswered for 3 s ends the sampling, and it
+        // and the sign-ins not taken count as 3 s.
         var loaded: [Duration] = []
-        while loaded.filter({ $0 <= bound }).count < 4 && loaded.filter({ $0 > bound }).count < 4 {
-            loaded.append((try? signIn(port: port, timeoutSeconds: 3)) ?? .seconds(3))
-        }
-        flood.stop()
+        while loaded.count < 7, let sample = try? signIn(port: port, timeoutSeconds: 3) { loaded.append(sample) }
+        loaded += Array(repeating: .seconds(3), count: 7 - loaded.count)
+        flood.stop()  // every flood request has been answered: the server is idle again
+        unloaded += try (0..<5).map { _ in try signIn(port: port) }
+        let bound = median(unloaded) * 2 + slack
         return Measurement(
-            unloaded: unloaded, loaded: loaded, bound: bound, refusedAlone: refusedAlone, flood: flood.statuses())
+            unloaded: median(unloaded), loaded: loaded, bound: bound, refusedAlone: refusedAlone,
+            flood: flood.statuses())
     }
 
     /// Runs `work` on a new thread and returns what it returns.
