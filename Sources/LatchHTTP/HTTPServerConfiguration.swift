@@ -34,9 +34,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// The most ``HTTPAnswer/blocking(_:)`` answers made at once for one client address. Further
     /// ones wait, their connections suspended and holding no thread, and start in arrival order
     /// as that address's earlier ones finish: one address cannot take every blocking-request
-    /// thread, and the number of its requests under way at once stays near what the cores can
-    /// serve (a password check counts against its account while under way). Default
-    /// `max(2, 2 × cores)`.
+    /// thread, and the number of its requests under way at once stays what it is when every
+    /// request is answered on the workers (a password check counts against its account while
+    /// under way). Default `max(4, 4 × cores)`, as ``defaultThreadCount``.
     public var blockingAnswersPerAddress: Int
     /// The largest request body accepted; a larger one is refused with 413 (RFC 9110 §15.5.14).
     /// How the refusal reaches the client is described under ``maxDiscardedBodyBytes``. Default 64 KiB.
@@ -165,10 +165,8 @@ public struct HTTPServerConfiguration: Sendable {
         max(4, 4 * max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
     }
 
-    /// `max(2, 2 × online processors)`.
-    public static var defaultBlockingAnswersPerAddress: Int {
-        max(2, 2 * max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
-    }
+    /// `max(4, 4 × online processors)`, as ``defaultThreadCount``.
+    public static var defaultBlockingAnswersPerAddress: Int { defaultThreadCount }
 
     /// Writes `line` to standard error (the default ``errorLog``).
     @Sendable
