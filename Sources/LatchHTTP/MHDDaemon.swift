@@ -153,7 +153,7 @@ final class MHDDaemon {
     /// Call once.
     func stop() {
         quiesce()
-        core.takeUnretainedValue().waitForSuspendedConnections()
+        core.takeUnretainedValue().closeSuspensions()
         MHD_stop_daemon(handle)
         if !isListenerClosed {
             isListenerClosed = true

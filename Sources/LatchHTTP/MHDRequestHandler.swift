@@ -299,20 +299,27 @@ enum MHDRequestHandler {
         _ work: @escaping @Sendable () -> HTTPResponse, for address: String, core: ServerCore,
         connection: MHDConnection, context: RequestContext
     ) -> MHD_Result {
+        // Counted before the pool may start it, and refused once the daemon is stopping: a request
+        // on a kept-alive connection can still arrive then, and is answered here.
+        guard core.beginSuspension() else {
+            return respondOrClose(work(), core: core, connection: connection, context: context)
+        }
         let submitted = core.blockingPool.submit(
             key: address,
             {
                 let response = work()
                 _ = respond(response, core: core, connection: connection, context: context, close: false)
                 connection.resume()
-                core.suspended.subtract(1, ordering: .releasing)
+                core.endSuspension()
             },
             beforeStart: {
                 context.stage = .answering
-                core.suspended.add(1, ordering: .relaxed)
                 connection.suspend()
             })
-        guard submitted else { return respondOrClose(work(), core: core, connection: connection, context: context) }
+        guard submitted else {
+            core.endSuspension()
+            return respondOrClose(work(), core: core, connection: connection, context: context)
+        }
         return MHD_Result.YES
     }
 

@@ -33,8 +33,15 @@ final class ServerCore: Sendable {
     let draining = Atomic<Bool>(false)
     /// Runs blocking answers off the workers; shared by every generation of the server.
     let blockingPool: BlockingRequestPool
-    /// Connections suspended for a blocking answer and not yet resumed.
-    let suspended = Atomic<Int>(0)
+    /// Connections suspended for a blocking answer and not yet resumed, and whether the daemon is
+    /// stopping; under one lock, so that no connection is suspended once ``closeSuspensions()`` has
+    /// begun (libmicrohttpd must not stop with one suspended, nor be resumed into once stopped).
+    private let suspensions = Mutex(Suspensions())
+
+    private struct Suspensions {
+        var count = 0
+        var closed = false
+    }
     /// While the daemon starts, libmicrohttpd's log lines are also kept here, so that a refusal
     /// (say, of a TLS key) can be reported in the thrown error; `nil` once started.
     let startupLog = Mutex<[String]?>([])
@@ -56,10 +63,28 @@ final class ServerCore: Sendable {
         self.endings = endings
     }
 
-    /// Waits until no connection of this daemon is suspended for a blocking answer: each is resumed
-    /// as soon as its answer is made, so this waits as long as the slowest of them takes.
-    func waitForSuspendedConnections() {
-        while suspended.load(ordering: .acquiring) > 0 { usleep(1_000) }
+    /// Counts a connection about to be suspended for a blocking answer; `false` once the daemon is
+    /// stopping, when the answer is made on the worker instead.
+    func beginSuspension() -> Bool {
+        suspensions.withLock { state in
+            guard !state.closed else { return false }
+            state.count += 1
+            return true
+        }
+    }
+
+    /// Counts a suspended connection as resumed, or one counted by ``beginSuspension()`` as never
+    /// suspended.
+    func endSuspension() {
+        suspensions.withLock { $0.count -= 1 }
+    }
+
+    /// Refuses further suspensions, then waits until every suspended connection of this daemon has
+    /// been resumed: each is as soon as its answer is made, so this waits as long as the slowest of
+    /// them takes.
+    func closeSuspensions() {
+        suspensions.withLock { $0.closed = true }
+        while suspensions.withLock({ $0.count }) > 0 { usleep(1_000) }
     }
 
     /// Milliseconds within which the next request on a connection whose response has just been
