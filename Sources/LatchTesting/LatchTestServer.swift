@@ -129,6 +129,13 @@ public final class LatchTestServer: Sendable {
         return name
     }
 
+    /// Changes the settings of `tenant` and applies them at once (the directory cache is cleared),
+    /// e.g. `server.updateTenant { $0.rateLimits = .off }` for a test that drives one source hard.
+    public func updateTenant(_ tenant: String = "default", _ change: (inout TenantSettings) -> Void) throws {
+        try app.services.admin.updateTenant(named: tenant, change)
+        app.services.directory.invalidate()
+    }
+
     /// Creates a verified user in `tenant`.
     @discardableResult
     public func createUser(email: String, password: String?, tenant: String = "default") throws -> User {

@@ -20,15 +20,26 @@ enum AdminCommands {
             settings.enumerationProtection = arguments.flag("enumeration-protection")
             settings.passwordRequiredOnSignUp = arguments.flag("require-password")
             settings.requiredAttributes = arguments.values("require-attribute").map { AttributeDefinition(name: $0) }
-            if let grace = arguments.value("refresh-grace-seconds") {
-                guard let seconds = Int(grace), (0...300).contains(seconds) else {
-                    throw UsageError("option '--refresh-grace-seconds' is 0 to 300, not '\(grace)'")
-                }
-                settings.refreshReuseGraceSeconds = seconds
-            }
+            try applyChangeableSettings(arguments, to: &settings)
             try withConsole(arguments) { admin in
                 let tenant = try admin.createTenant(name: name, settings: settings)
                 print("created tenant \(tenant.name) (id \(tenant.id))")
+            }
+        case "tenant update":
+            guard let name = arguments.operands.first else { throw UsageError("'tenant update' needs a NAME") }
+            var changes = TenantSettings()
+            try applyChangeableSettings(arguments, to: &changes)
+            let grace = arguments.value("refresh-grace-seconds") != nil
+            let limits = try rateLimits(arguments)
+            try withConsole(arguments) { admin in
+                let tenant = try admin.updateTenant(named: name) { settings in
+                    if grace { settings.refreshReuseGraceSeconds = changes.refreshReuseGraceSeconds }
+                    for (kind, limit) in limits { settings.rateLimits[kind] = limit }
+                }
+                print("updated tenant \(tenant.name)")
+                for kind in RateLimitKind.allCases {
+                    print("rate limit \(kind.rawValue): \(tenant.settings.rateLimits[kind].description) per source")
+                }
             }
         case "tenant list":
             try withConsole(arguments) { admin in
@@ -118,6 +129,33 @@ enum AdminCommands {
             throw UsageError("unknown command '\(command.name)'")
         }
         return 0
+    }
+
+    /// Applies the settings both `tenant create` and `tenant update` take: `--refresh-grace-seconds`
+    /// and `--rate-limit`.
+    private static func applyChangeableSettings(_ arguments: Arguments, to settings: inout TenantSettings) throws {
+        if let grace = arguments.value("refresh-grace-seconds") {
+            guard let seconds = Int(grace), (0...300).contains(seconds) else {
+                throw UsageError("option '--refresh-grace-seconds' is 0 to 300, not '\(grace)'")
+            }
+            settings.refreshReuseGraceSeconds = seconds
+        }
+        for (kind, limit) in try rateLimits(arguments) { settings.rateLimits[kind] = limit }
+    }
+
+    /// The `--rate-limit KIND=N/PERIOD` values, in order.
+    private static func rateLimits(_ arguments: Arguments) throws -> [(RateLimitKind, RateLimit)] {
+        try arguments.values("rate-limit").map { value in
+            let parts = value.split(separator: "=", maxSplits: 1)
+            let name = parts.first.map { $0.replacingOccurrences(of: "-", with: "_") } ?? ""
+            guard parts.count == 2, let kind = RateLimitKind(rawValue: name), let limit = RateLimit(parsing: String(parts[1]))
+            else {
+                throw UsageError(
+                    "option '--rate-limit' expects KIND=N/PERIOD (KIND flow-starts, code-sends, password-attempts or "
+                        + "token-requests; PERIOD like 300, 5m or 1h), not '\(value)'")
+            }
+            return (kind, limit)
+        }
     }
 
     /// Runs `body` with the admin console over `--data-dir` (default `./latch-data`), closed afterwards.

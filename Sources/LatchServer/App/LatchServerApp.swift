@@ -112,7 +112,10 @@ public final class LatchServerApp: Sendable {
         if let interceptor = configuration.interceptor {
             router.interceptor = { request in InterceptorBridge.answer(request, by: interceptor) }
         }
-        responder = router
+        let resolved: any HTTPResponder =
+            configuration.trustedProxies.isEmpty
+            ? router : ClientAddressResolver(trusted: configuration.trustedProxies, next: router)
+        responder = resolved
         var httpConfiguration = HTTPServerConfiguration()
         httpConfiguration.host = configuration.host
         httpConfiguration.port = configuration.port
@@ -127,7 +130,7 @@ public final class LatchServerApp: Sendable {
             httpConfiguration.tls = HTTPServerConfiguration.TLS(
                 certificateChainPEM: tls.certificateChainPEM, privateKeyPEM: tls.privateKeyPEM)
         }
-        let http = HTTPServer(configuration: httpConfiguration, responder: router)
+        let http = HTTPServer(configuration: httpConfiguration, responder: resolved)
         self.http = http
         metrics.setConnectionEndings {
             Dictionary(uniqueKeysWithValues: http.abnormalConnectionEndings.map { ($0.key.name, $0.value) })

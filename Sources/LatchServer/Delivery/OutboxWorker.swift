@@ -66,7 +66,7 @@ public final class OutboxWorker: Sendable {
     }
 
     /// Once a minute: deletes expired flows, outbox messages older than a day and sessions that ended
-    /// over a day ago, so unauthenticated flow starts cannot grow the database without bound.
+    /// over a day ago, rate-limit buckets that are full again, so unauthenticated flow starts cannot grow the database without bound.
     private func maintain() {
         let now = clock.now()
         let seconds = Int64(now.timeIntervalSince1970)
@@ -78,6 +78,8 @@ public final class OutboxWorker: Sendable {
                 // An hour's slack keeps answering "expired" (not "unknown") for recently expired tokens.
                 try tx.deleteFlows(expiredBefore: now.addingTimeInterval(-3600))
                 try tx.purge(outboxBefore: dayAgo, sessionsBefore: dayAgo)
+                // A full bucket and a missing one mean the same, so full ones go.
+                try tx.deleteRateBuckets(fullBefore: now)
                 for tenant in try tx.tenants() {
                     let days = max(1, tenant.settings.auditRetentionDays)
                     try tx.deleteAuditEvents(tenantID: tenant.id, before: now.addingTimeInterval(-Double(days) * 86_400))

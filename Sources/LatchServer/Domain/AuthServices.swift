@@ -21,6 +21,8 @@ public struct AuthServices: Sendable {
     public let keyRing: KeyRing
     /// Administration.
     public let admin: AdminService
+    /// Per-source rate limits.
+    public let limiter: RateLimiter
     /// Counts of failures that name no account, flushed as summary audit rows.
     public let auditAggregator: AuditAggregator
     /// The store everything shares.
@@ -52,11 +54,15 @@ public struct AuthServices: Sendable {
         directory = Directory(store: store, clock: clock)
         tokens = TokenService(store: store, clock: clock, signer: signer ?? keyRing, baseURL: baseURL)
         userinfo = UserinfoService(store: store, tokens: tokens)
-        let flows = FlowEngine(store: store, clock: clock, canDeliver: canDeliver, outboxChanged: outboxChanged)
+        let limiter = RateLimiter(store: store, clock: clock)
+        self.limiter = limiter
+        let flows = FlowEngine(
+            store: store, clock: clock, limiter: limiter, canDeliver: canDeliver, outboxChanged: outboxChanged)
         let aggregator = auditAggregator
         self.auditAggregator = aggregator
         passwords = PasswordVerifier(
-            store: store, hasher: hasher, clock: clock, aggregator: aggregator, observe: signInObserved)
+            store: store, hasher: hasher, clock: clock, limiter: limiter, aggregator: aggregator,
+            observe: signInObserved)
         let sessions = SessionIssuer(tokens: tokens, clock: clock)
         signUp = SignUpService(flows: flows, hasher: hasher, policy: policy, clock: clock)
         signIn = SignInService(flows: flows, passwords: passwords, sessions: sessions, tokens: tokens, clock: clock)

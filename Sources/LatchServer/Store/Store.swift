@@ -29,7 +29,9 @@ public protocol Store: Sendable {
 public protocol StoreReading: DirectoryReading, AccountReading, FlowReading, SessionReading, OutboxReading {}
 
 /// Changes available inside ``Store/write(_:)``: one protocol per aggregate.
-public protocol StoreWriting: StoreReading, DirectoryWriting, AccountWriting, FlowWriting, SessionWriting, OutboxWriting {
+public protocol StoreWriting: StoreReading, DirectoryWriting, AccountWriting, FlowWriting, SessionWriting, OutboxWriting,
+    LimitWriting
+{
     /// Deletes what has outlived its use: outbox messages created before `outboxBefore`, and token
     /// families (with their refresh tokens) that expired or were revoked before `sessionsBefore`.
     func purge(outboxBefore: Date, sessionsBefore: Date) throws

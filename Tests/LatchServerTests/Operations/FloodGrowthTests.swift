@@ -11,10 +11,12 @@ struct FloodGrowthTests {
     func unknownAddressFlood() async throws {
         let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
-        let client = WireClient(server)
+        var client = WireClient(server)
         let tenant = try server.app.services.admin.tenant(named: "default")
         let before = try server.app.services.admin.auditEvents(tenant: tenant, limit: 10_000).count
         for index in 0..<500 {
+            // From many addresses, as a flood that per-source limits do not stop on their own.
+            client.remoteAddress = "10.1.\(index / 256).\(index % 256)"
             let reply = try await client.post(
                 "oauth2/v2.0/initiate", ["username": "nobody-\(index)@example.com", "challenge_type": "password redirect"])
             #expect(reply.status == 400)

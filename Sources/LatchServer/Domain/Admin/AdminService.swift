@@ -27,6 +27,19 @@ public struct AdminService: Sendable {
         return tenant
     }
 
+    /// Changes the settings of the tenant named `name` with `change`, in one write. Servers pick the
+    /// change up within their directory cache's lifetime (2 s).
+    /// - Throws: ``AuthFailure/unknownTenant``.
+    @discardableResult
+    public func updateTenant(named name: String, _ change: (inout TenantSettings) -> Void) throws -> Tenant {
+        try store.write { tx in
+            guard var tenant = try tx.tenant(named: name) else { throw AuthFailure.unknownTenant }
+            change(&tenant.settings)
+            guard try tx.updateSettings(tenant.settings, tenantID: tenant.id) else { throw AuthFailure.unknownTenant }
+            return tenant
+        }
+    }
+
     /// The tenant named `name`.
     public func tenant(named name: String) throws -> Tenant {
         guard let tenant = try store.read({ try $0.tenant(named: name) }) else { throw AuthFailure.unknownTenant }

@@ -8,14 +8,16 @@ public struct PasswordVerifier: Sendable {
     let store: any Store
     let hasher: any PasswordHasher
     let clock: any ServerClock
+    let limiter: RateLimiter
     let observe: @Sendable (SignInOutcome) -> Void
     let aggregator: AuditAggregator
     private let decoys = DecoyHashes()
 
     init(
-        store: any Store, hasher: any PasswordHasher, clock: any ServerClock, aggregator: AuditAggregator,
-        observe: @escaping @Sendable (SignInOutcome) -> Void
+        store: any Store, hasher: any PasswordHasher, clock: any ServerClock, limiter: RateLimiter,
+        aggregator: AuditAggregator, observe: @escaping @Sendable (SignInOutcome) -> Void
     ) {
+        self.limiter = limiter
         self.store = store
         self.hasher = hasher
         self.clock = clock
@@ -50,6 +52,7 @@ public struct PasswordVerifier: Sendable {
         _ password: String, for user: User?, address: String, context: ClientContext,
         onFailure: (any StoreWriting) throws -> Void = { _ in }
     ) throws -> Verified {
+        try limiter.admit(.passwordAttempts, context)
         let reservation = try user.map { try reserve($0, context: context) }
         if user == nil, context.tenant.settings.enumerationProtection {
             try reserveUnknown(address, context: context)

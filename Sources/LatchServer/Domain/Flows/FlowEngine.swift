@@ -11,6 +11,9 @@ import LatchCrypto
 struct FlowEngine: Sendable {
     let store: any Store
     let clock: any ServerClock
+    /// Per-source rate limits: flow starts are taken by each service before its own work, code
+    /// sends here.
+    let limiter: RateLimiter
     /// Whether a delivery transport exists; without one, flows that must send a code are refused.
     let canDeliver: Bool
     /// Called after a commit that queued outbox messages, to wake the delivery worker.
@@ -147,6 +150,7 @@ struct FlowEngine: Sendable {
     /// "resend code": the previous code stops working.
     func sendCode(for flow: Flow, context: ClientContext, purpose: CodePurpose) throws -> ChallengeOutcome {
         try requireDelivery()
+        try limiter.admit(.codeSends, context)
         let tenant = context.tenant
         let next: String = try store.write { tx in
             let current = try reload(tx, flow)

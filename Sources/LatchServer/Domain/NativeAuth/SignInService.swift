@@ -22,6 +22,7 @@ public struct SignInService: Sendable {
         guard support.contains(.password) || support.contains(.oneTimeCode) else {
             return .browserRequired(.noNativeCredential)
         }
+        try flows.limiter.admit(.flowStarts, context)
         let tenant = context.tenant
         let user = try flows.store.read { try $0.user(email: email, tenantID: tenant.id) }
         if user == nil, !tenant.settings.enumerationProtection {
@@ -59,6 +60,7 @@ public struct SignInService: Sendable {
     /// The native-auth token endpoint (`oauth2/v2.0/token`): the `password`, `oob`,
     /// `continuation_token` and `refresh_token` grants.
     public func token(_ context: ClientContext, request: TokenRequest) throws -> SessionOutcome {
+        try flows.limiter.admit(.tokenRequests, context)
         if case .refreshToken(let refreshToken) = request.grant {
             return .issued(try tokens.refresh(context: context, refreshToken: refreshToken, scope: request.scope))
         }

@@ -24,6 +24,9 @@ public struct AuditEvent: Sendable, Equatable {
         public static let keyRotated = Kind(rawValue: "key_rotated")
         /// A signing key was revoked: it is no longer published or accepted.
         public static let keyRevoked = Kind(rawValue: "key_revoked")
+        /// A source address ran out of a per-source rate limit; the detail names the limit. One
+        /// event per trip: further refusals until the bucket admits again are not recorded.
+        public static let rateLimited = Kind(rawValue: "rate_limited")
     }
 
     /// Row id (0 before insert).

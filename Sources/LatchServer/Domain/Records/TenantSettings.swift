@@ -40,6 +40,8 @@ public struct TenantSettings: Codable, Sendable, Equatable {
     public var codeSendWindowSeconds: Int = 900
     /// Days audit events are kept; older ones are purged in the background (values below 1 count as 1).
     public var auditRetentionDays: Int = 90
+    /// Per-source rate limits on flow starts, code sends, password checks and token requests.
+    public var rateLimits = RateLimits()
 
     /// Default settings.
     public init() {}
@@ -68,6 +70,7 @@ public struct TenantSettings: Codable, Sendable, Equatable {
         codeSendsPerAddressPerWindow = try value(.codeSendsPerAddressPerWindow, defaults.codeSendsPerAddressPerWindow)
         codeSendWindowSeconds = try value(.codeSendWindowSeconds, defaults.codeSendWindowSeconds)
         auditRetentionDays = try value(.auditRetentionDays, defaults.auditRetentionDays)
+        rateLimits = try value(.rateLimits, defaults.rateLimits)
     }
 
     /// The longest a token signed now can stay valid; retired keys stay published this long.

@@ -194,5 +194,17 @@ enum SQLiteSchema {
             ) WITHOUT ROWID;
             CREATE INDEX address_attempts_updated ON address_attempts(updated_at);
             """),
+        SQLiteMigration(
+            "008_rate_buckets",
+            """
+            CREATE TABLE rate_buckets (
+                bucket TEXT PRIMARY KEY,
+                tokens REAL NOT NULL,
+                updated_at INTEGER NOT NULL,
+                full_at INTEGER NOT NULL,
+                refusals INTEGER NOT NULL DEFAULT 0
+            ) WITHOUT ROWID;
+            CREATE INDEX rate_buckets_full ON rate_buckets(full_at);
+            """),
     ]
 }
