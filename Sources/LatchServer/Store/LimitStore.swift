@@ -6,6 +6,12 @@ public struct RateDenial: Sendable, Equatable {
     public var available: Double
     /// Refusals since the bucket last admitted a request, this one included: 1 is a new trip.
     public var refusalsInTrip: Int
+
+    /// A denial with these figures (store implementations report them).
+    public init(available: Double, refusalsInTrip: Int) {
+        self.available = available
+        self.refusalsInTrip = refusalsInTrip
+    }
 }
 
 /// Per-source rate-limit buckets. Each take is one conditional statement, so concurrent requests

@@ -14,7 +14,7 @@ import Testing
 struct LatchdCommandLineTests {
     /// Every command, by its words.
     static let commands: [[String]] = [
-        ["serve"], ["tenant", "create"], ["tenant", "list"], ["client", "create"], ["client", "list"], ["user", "create"],
+        ["serve"], ["tenant", "create"], ["tenant", "update"], ["tenant", "list"], ["client", "create"], ["client", "list"], ["user", "create"],
         ["user", "list"], ["keys", "list"], ["keys", "rotate"], ["outbox"], ["audit"],
     ]
 
@@ -92,6 +92,12 @@ struct LatchdCommandLineTests {
             (["keys", "rotate", "--algorithm", "HS256"], "'--algorithm'"), (["outbox", "--limit", "many"], "'--limit'"),
             (["tenant"], "'tenant' needs a command"), (["tenant", "frob"], "'tenant frob'"),
             (["frobnicate", "--help"], "'frobnicate'"),
+            (["serve", "--trusted-proxy", "10.0.0.0/33"], "'--trusted-proxy'"),
+            (["serve", "--trusted-proxy", "proxy.example.com"], "'--trusted-proxy'"),
+            (["tenant", "create", "t", "--rate-limit", "flow-starts=30"], "'--rate-limit'"),
+            (["tenant", "update", "t", "--rate-limit", "logins=30/5m"], "'--rate-limit'"),
+            (["tenant", "update", "t", "--rate-limit", "code-sends=-1/5m"], "'--rate-limit'"),
+            (["tenant", "update"], "NAME"),
         ])
     func usageErrors(arguments: [String], named: String) throws {
         let run = try LatchdRun(arguments)
