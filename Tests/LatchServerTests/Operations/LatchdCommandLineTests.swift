@@ -14,7 +14,8 @@ import Testing
 struct LatchdCommandLineTests {
     /// Every command, by its words.
     static let commands: [[String]] = [
-        ["serve"], ["tenant", "create"], ["tenant", "update"], ["tenant", "list"], ["client", "create"], ["client", "list"], ["user", "create"],
+        ["serve"], ["tenant", "create"], ["tenant", "update"], ["tenant", "list"], ["client", "create"], ["client", "list"],
+        ["user", "create"],
         ["user", "list"], ["keys", "list"], ["keys", "rotate"], ["outbox"], ["audit"],
     ]
 
