@@ -24,6 +24,10 @@ public struct AuditEvent: Sendable, Equatable {
         public static let keyRotated = Kind(rawValue: "key_rotated")
         /// A signing key was revoked: it is no longer published or accepted.
         public static let keyRevoked = Kind(rawValue: "key_revoked")
+        /// An admin token scoped to the tenant was made; the detail holds its id.
+        public static let adminTokenCreated = Kind(rawValue: "admin_token_created")
+        /// An admin token scoped to the tenant was revoked; the detail holds its id.
+        public static let adminTokenRevoked = Kind(rawValue: "admin_token_revoked")
     }
 
     /// Row id (0 before insert).
