@@ -9,7 +9,8 @@ struct LatchdCommandLineTests {
     /// Every command, by its words.
     static let commands: [[String]] = [
         ["serve"], ["tenant", "create"], ["tenant", "list"], ["client", "create"], ["client", "list"], ["user", "create"],
-        ["user", "list"], ["keys", "list"], ["keys", "rotate"], ["outbox"], ["audit"],
+        ["user", "list"], ["keys", "list"], ["keys", "rotate"], ["admin-token", "create"], ["admin-token", "list"],
+        ["admin-token", "revoke"], ["outbox"], ["audit"],
     ]
 
     @Test("COMMAND --help and -h print the command's help, exit 0 and create nothing", arguments: commands, ["--help", "-h"])
@@ -85,7 +86,9 @@ struct LatchdCommandLineTests {
             (["serve", "extra"], "'extra'"), (["user", "create"], "'--email"), (["tenant", "create"], "NAME"),
             (["keys", "rotate", "--algorithm", "HS256"], "'--algorithm'"), (["outbox", "--limit", "many"], "'--limit'"),
             (["tenant"], "'tenant' needs a command"), (["tenant", "frob"], "'tenant frob'"),
-            (["frobnicate", "--help"], "'frobnicate'"),
+            (["frobnicate", "--help"], "'frobnicate'"), (["admin-token", "create"], "'--tenant T'"),
+            (["admin-token", "create", "--tenant", "acme", "--name", String(repeating: "l", count: 101)], "'--name'"),
+            (["admin-token", "revoke"], "ID"), (["admin-token", "revoke", "a", "b"], "'b'"),
         ])
     func usageErrors(arguments: [String], named: String) throws {
         let run = try LatchdRun(arguments)
