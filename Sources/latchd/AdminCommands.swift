@@ -2,8 +2,8 @@ import Foundation
 import LatchCrypto
 import LatchServer
 
-/// The `latchd` admin subcommands: tenants, clients, users, keys, outbox and audit, run against the
-/// data directory directly (they work while the server runs).
+/// The `latchd` admin subcommands: tenants, clients, users, keys, admin tokens, outbox and audit,
+/// run against the data directory directly (they work while the server runs).
 enum AdminCommands {
     /// Runs `command` (one of the admin commands of ``CommandSpec/all``) with its parsed `arguments`.
     /// - Throws: ``UsageError`` for a missing or malformed value, checked before the data directory
@@ -103,6 +103,42 @@ enum AdminCommands {
                 let signer = try admin.revokeKey(tenant: try admin.tenant(named: tenantName), kid: kid)
                 print("revoked signing key \(kid): no longer published or accepted; tokens it signed stop working")
                 print("signing key now: \(signer.id) (\(signer.algorithm))")
+            }
+        case "admin-token create":
+            guard let name = arguments.value("tenant") else { throw UsageError("'admin-token create' needs '--tenant T'") }
+            let label = arguments.value("name") ?? ""
+            guard label.count <= AdminToken.maximumLabelLength else {
+                throw UsageError("option '--name' is at most \(AdminToken.maximumLabelLength) characters")
+            }
+            try withConsole(arguments) { admin in
+                let tenant = try admin.tenant(named: name)
+                let (token, secret) = try admin.createAdminToken(tenant: tenant, label: label)
+                // The secret alone on standard output, so `TOKEN=$(latchd admin-token create ...)` works.
+                FileHandleOutput.standardError(
+                    "created admin token \(token.id) for tenant \(tenant.name); it is shown once, only its hash is kept\n")
+                print(secret)
+            }
+        case "admin-token list":
+            try withConsole(arguments) { admin in
+                let names = Dictionary(try admin.tenants().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+                let only = try arguments.value("tenant").map { try admin.tenant(named: $0) }
+                for token in try admin.adminTokens(tenant: only) {
+                    let state = token.revokedAt.map { "revoked \(iso($0))" } ?? "active"
+                    print(
+                        "\(token.id)\ttenant=\(names[token.tenantID] ?? token.tenantID)\tcreated \(iso(token.createdAt))"
+                            + "\tlast used \(token.lastUsedAt.map(iso) ?? "never")\t\(state)\t\(TerminalText.escaped(token.label))"
+                    )
+                }
+            }
+        case "admin-token revoke":
+            guard let id = arguments.operands.first else { throw UsageError("'admin-token revoke' needs the ID to revoke") }
+            try withConsole(arguments) { admin in
+                let (token, revokedNow) = try admin.revokeAdminToken(id: id)
+                if revokedNow {
+                    print("revoked admin token \(token.id): it opens nothing from the next request on, in running servers too")
+                } else {
+                    print("admin token \(token.id) was revoked already (\(token.revokedAt.map(iso) ?? "earlier"))")
+                }
             }
         case "outbox":
             try withConsole(arguments) { admin in

@@ -147,11 +147,34 @@ extension CommandSpec {
         summary: "Print the latest audit events of a tenant, newest first.",
         options: [tenant, .valued("limit", "N", "At most N events (default 20)."), dataDirectory])
 
+    /// `latchd admin-token create`.
+    static let adminTokenCreate = CommandSpec(
+        words: ["admin-token", "create"],
+        summary:
+            "Make a bearer token for the admin endpoints of tenant T only, and print it: it is shown once, "
+            + "only its SHA-256 is kept.",
+        options: [
+            .valued("tenant", "T", "The one tenant whose /T/admin/* endpoints the token opens.", required: true),
+            .valued("name", "LABEL", "A label to tell tokens apart in 'admin-token list' (at most 100 characters)."),
+            dataDirectory,
+        ])
+
+    /// `latchd admin-token list`.
+    static let adminTokenList = CommandSpec(
+        words: ["admin-token", "list"],
+        summary: "List the scoped admin tokens, oldest first: id, tenant, created, last used, state, label (never the secret).",
+        options: [.valued("tenant", "T", "Only the tokens of tenant T (default: every tenant)."), dataDirectory])
+
+    /// `latchd admin-token revoke`.
+    static let adminTokenRevoke = CommandSpec(
+        words: ["admin-token", "revoke"], operands: ["ID"],
+        summary: "Revoke the scoped admin token ID: it opens nothing from the next request on, in running servers too.",
+        options: [dataDirectory])
+
     /// Every command, in the order the help lists them.
     static let all: [CommandSpec] = [
         serve, tenantCreate, tenantUpdate, tenantList, clientCreate, clientList, userCreate, userList, keysList, keysRotate,
-        keysRevoke, outbox,
-        audit,
+        keysRevoke, adminTokenCreate, adminTokenList, adminTokenRevoke, outbox, audit,
     ]
 
     /// The commands whose first word is `group`.

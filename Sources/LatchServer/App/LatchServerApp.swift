@@ -12,7 +12,7 @@ public final class LatchServerApp: Sendable {
     public let services: AuthServices
     /// The metrics registry.
     public let metrics: Metrics
-    /// The admin bearer token.
+    /// The root admin bearer token (`admin.token`), which opens every tenant's admin endpoints.
     public let adminToken: String
     /// The data directory.
     public let dataDirectory: DataDirectory
@@ -77,7 +77,9 @@ public final class LatchServerApp: Sendable {
             .register(in: &router)
         OAuthAPI(services: services, log: log).register(in: &router)
         let admin = AdminAPI(
-            services: services, adminToken: adminToken, revealCodes: configuration.development, log: log)
+            services: services,
+            authenticator: AdminAuthenticator(store: store, clock: configuration.clock, rootToken: adminToken),
+            revealCodes: configuration.development, log: log)
         let box = DrainFlag()
         var operations = OperationsAPI(services: services, metrics: metrics, isDraining: { box.isSet })
         drainFlag = box

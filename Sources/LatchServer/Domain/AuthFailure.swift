@@ -89,6 +89,10 @@ public enum AuthParameter: String, Sendable, Equatable, CaseIterable {
     case email
     /// A signing key id (administration).
     case keyID
+    /// An admin token id (administration).
+    case adminTokenID
+    /// An admin token's label (administration).
+    case adminTokenLabel
 }
 
 /// Why a password was refused (NIST SP 800-63B § 3.1.1.2).

@@ -213,6 +213,8 @@ struct NativeAuthRenderer: ErrorRenderer {
         case .tenantName: "tenant"
         case .email: "email"
         case .keyID: "kid"
+        case .adminTokenID: "id"
+        case .adminTokenLabel: "name"
         }
     }
 

@@ -27,6 +27,10 @@ public struct AuditEvent: Sendable, Equatable {
         /// A source address ran out of a per-source rate limit; the detail names the limit. One
         /// event per trip: further refusals until the bucket admits again are not recorded.
         public static let rateLimited = Kind(rawValue: "rate_limited")
+        /// An admin token scoped to the tenant was made; the detail holds its id.
+        public static let adminTokenCreated = Kind(rawValue: "admin_token_created")
+        /// An admin token scoped to the tenant was revoked; the detail holds its id.
+        public static let adminTokenRevoked = Kind(rawValue: "admin_token_revoked")
     }
 
     /// Row id (0 before insert).

@@ -206,5 +206,20 @@ enum SQLiteSchema {
             ) WITHOUT ROWID;
             CREATE INDEX rate_buckets_full ON rate_buckets(full_at);
             """),
+        // Admin tokens scoped to one tenant: the SHA-256 of each secret, never the secret.
+        SQLiteMigration(
+            "009_admin_tokens",
+            """
+            CREATE TABLE admin_tokens (
+                id TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                label TEXT NOT NULL,
+                secret_hash TEXT NOT NULL UNIQUE,
+                created_at INTEGER NOT NULL,
+                last_used_at INTEGER,
+                revoked_at INTEGER
+            );
+            CREATE INDEX admin_tokens_tenant ON admin_tokens(tenant_id, created_at);
+            """),
     ]
 }
