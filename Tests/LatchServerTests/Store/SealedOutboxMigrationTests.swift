@@ -2,7 +2,6 @@ import Foundation
 import LatchCrypto
 import LatchSQLite
 import LatchTesting
-import Synchronization
 import Testing
 
 @testable import LatchServer
@@ -14,16 +13,6 @@ import Testing
 @Suite("SQLite sealed outbox migration")
 struct SealedOutboxMigrationTests {
     typealias Fixture = StoreConformance
-
-    /// The migrations a server at 007 had applied, and their records, as `SQLiteDatabase.migrate` writes them.
-    static var schemaScript: String {
-        let shipped = Array(SQLiteSchema.migrations.prefix { $0.name <= "007_address_attempts" })
-        let records = shipped.map {
-            "INSERT INTO schema_migrations (name, applied_at) VALUES ('\($0.name)', strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));"
-        }
-        let table = "CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY NOT NULL, applied_at TEXT NOT NULL);"
-        return ([table] + shipped.map(\.sql) + records).joined(separator: "\n")
-    }
 
     /// A pending message and one delivered under `--dev` (code kept), both in the clear.
     static let plaintextRows = """
@@ -40,7 +29,8 @@ struct SealedOutboxMigrationTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("latch.sqlite").path
-        try SQLiteShell.execute(Self.schemaScript + "\n" + Self.plaintextRows, on: path)
+        try SQLiteShell.execute(
+            MigrationFixture.schemaScript(through: "007_address_attempts") + "\n" + Self.plaintextRows, on: path)
         #expect(DatabaseFileBytes(database: path).files(containing: "48151623") == [path], "the fixture holds the code")
 
         var store = try SQLiteStore(path: path)
