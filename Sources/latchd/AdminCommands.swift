@@ -146,7 +146,8 @@ enum AdminCommands {
                 let messages = try admin.outbox(
                     tenant: tenant, recipient: arguments.value("to"), limit: limit ?? 10, revealCodes: arguments.flag("dev"))
                 for message in messages {
-                    let state = message.deliveredAt == nil ? "pending" : "delivered"
+                    let state =
+                        message.deliveredAt != nil ? "delivered" : message.abandonedAt != nil ? "abandoned" : "pending"
                     print(
                         "\(iso(message.createdAt))\tto=\(TerminalText.escaped(message.recipient))\tcode=\(message.code ?? "-")"
                             + "\t\(state)\t\(TerminalText.escaped(message.subject))"

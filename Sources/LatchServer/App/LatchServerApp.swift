@@ -54,12 +54,13 @@ public final class LatchServerApp: Sendable {
         let transport: (any MessageTransport)? =
             configuration.transport ?? (configuration.development ? DevelopmentLogTransport(log: log) : nil)
         let aggregator = AuditAggregator()
+        let masterKey = try directory.masterKey()
         let worker = OutboxWorker(
-            store: store, clock: configuration.clock, transport: transport,
+            store: store, sealer: try MessageSealer(masterKey: masterKey), clock: configuration.clock, transport: transport,
             redactDelivered: !configuration.development, log: log, auditAggregator: aggregator)
         self.worker = worker
-        let services = AuthServices(
-            store: store, clock: configuration.clock, masterKey: try directory.masterKey(),
+        let services = try AuthServices(
+            store: store, clock: configuration.clock, masterKey: masterKey,
             baseURL: publicURL ?? "\(scheme)://\(Self.hostForURL(configuration.host)):\(configuration.port)",
             hasher: configuration.passwordHasher ?? Argon2idHasher(parameters: configuration.passwordHashing),
             canDeliver: transport != nil, auditAggregator: aggregator, outboxChanged: { worker.notify() },

@@ -3,11 +3,13 @@ import Synchronization
 
 /// The server's background thread: delivers committed outbox messages (woken after each commit that
 /// queued one, and every second in case a wake-up was missed or a delivery failed: at-least-once),
-/// erases delivered codes outside development, and once a minute deletes what has outlived its use
+/// opening each one's seal to hand it to the transport and abandoning, with a warning, any whose
+/// seal does not open; erases delivered bodies outside development; and once a minute deletes what has outlived its use
 /// (flows expired an hour ago, day-old outbox messages, sessions ended a day ago, audit events past
 /// their tenant's retention) and writes the aggregated audit rows of failures without an account.
 public final class OutboxWorker: Sendable {
     private let store: any Store
+    private let sealer: MessageSealer
     private let clock: any ServerClock
     private let transport: (any MessageTransport)?
     private let redactDelivered: Bool
@@ -21,16 +23,18 @@ public final class OutboxWorker: Sendable {
 
     /// Creates a worker.
     /// - Parameters:
+    ///   - sealer: opens the sealed bodies (derived from the master key that sealed them).
     ///   - transport: where messages go; `nil` leaves them pending for `latchd outbox`.
-    ///   - redactDelivered: erase the body and code of delivered messages (everywhere but development,
+    ///   - redactDelivered: erase the sealed body of delivered messages (everywhere but development,
     ///     where the outbox reader shows recent codes).
     ///   - auditAggregator: its summary rows are written with every maintenance pass and at stop.
     public init(
-        store: any Store, clock: any ServerClock, transport: (any MessageTransport)?, redactDelivered: Bool, log: ServerLog,
-        auditAggregator: AuditAggregator? = nil
+        store: any Store, sealer: MessageSealer, clock: any ServerClock, transport: (any MessageTransport)?,
+        redactDelivered: Bool, log: ServerLog, auditAggregator: AuditAggregator? = nil
     ) {
         self.auditAggregator = auditAggregator
         self.store = store
+        self.sealer = sealer
         self.clock = clock
         self.transport = transport
         self.redactDelivered = redactDelivered
@@ -107,7 +111,12 @@ public final class OutboxWorker: Sendable {
             let pending = try store.read { try $0.pendingOutboxMessages(limit: 100) }
             guard !pending.isEmpty else { return }
             var delivered: [Int64] = []
-            for message in pending {
+            var abandoned: [Int64] = []
+            for stored in pending {
+                guard let message = open(stored) else {
+                    abandoned.append(stored.id)
+                    continue
+                }
                 do {
                     try transport.deliver(message)
                     delivered.append(message.id)
@@ -116,9 +125,30 @@ public final class OutboxWorker: Sendable {
                 }
             }
             let now = clock.now()
-            try store.write { tx in try tx.markDelivered(ids: delivered, at: now, redact: redactDelivered) }
+            try store.write { tx in
+                try tx.markDelivered(ids: delivered, at: now, redact: redactDelivered)
+                try tx.markAbandoned(ids: abandoned, at: now)
+            }
         } catch {
             log.error("outbox worker failed", [("error", "\(error)")])
+        }
+    }
+
+    /// `stored` opened for delivery, or `nil` (logged) when it cannot be delivered: it has no body
+    /// (queued before bodies were sealed) or its seal does not open. Never delivers what the seal
+    /// did not authenticate.
+    private func open(_ stored: StoredOutboxMessage) -> OutboxMessage? {
+        guard stored.sealedBody != nil else {
+            log.warning(
+                "outbox message abandoned: it has no body (queued before message bodies were sealed); "
+                    + "a resend sends a new code", [("message_id", String(stored.id))])
+            return nil
+        }
+        do {
+            return try sealer.open(stored)
+        } catch {
+            log.warning("outbox message abandoned", [("message_id", String(stored.id)), ("error", "\(error)")])
+            return nil
         }
     }
 }
