@@ -72,7 +72,9 @@ public struct AuthServices: Sendable {
             observe: signInObserved)
         let sessions = SessionIssuer(tokens: tokens, clock: clock)
         signUp = SignUpService(flows: flows, hasher: hasher, policy: policy, clock: clock)
-        signIn = SignInService(flows: flows, passwords: passwords, sessions: sessions, tokens: tokens, clock: clock)
+        signIn = SignInService(
+            flows: flows, passwords: passwords, sessions: sessions, tokens: tokens,
+            decoys: try DecoyCredential(masterKey: masterKey, store: store, clock: clock), clock: clock)
         passwordReset = PasswordResetService(flows: flows, hasher: hasher, policy: policy, clock: clock)
         admin = AdminService(
             store: store, clock: clock, keyRing: keyRing, sealer: sealer, hasher: hasher, policy: policy)

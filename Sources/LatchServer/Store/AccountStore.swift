@@ -10,6 +10,8 @@ public protocol AccountReading {
     func users(tenantID: String, limit: Int) throws -> [User]
     /// The user count of a tenant.
     func userCount(tenantID: String) throws -> Int
+    /// How many accounts of the tenant have no password (they sign in with e-mail codes only).
+    func passwordlessUserCount(tenantID: String) throws -> Int
     /// Until when sign-in is delayed for the unknown address `addressKey`, if it is.
     func addressDelay(tenantID: String, addressKey: String) throws -> Date?
 }

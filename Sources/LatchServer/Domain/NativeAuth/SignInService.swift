@@ -8,6 +8,7 @@ public struct SignInService: Sendable {
     let passwords: PasswordVerifier
     let sessions: SessionIssuer
     let tokens: TokenService
+    let decoys: DecoyCredential
     let clock: any ServerClock
 
     /// Starts a sign-in for `username`.
@@ -40,7 +41,8 @@ public struct SignInService: Sendable {
     }
 
     /// Chooses the credential: the password when the account has one and the client can take it,
-    /// else an e-mail code (sent now; calling again re-sends and voids the previous code).
+    /// else an e-mail code (sent now; calling again re-sends and voids the previous code). An
+    /// unknown address under enumeration protection is answered as ``DecoyCredential`` decides.
     /// - Parameter support: a narrower `challenge_type` sent with this call, else the flow's.
     public func challenge(_ context: ClientContext, continuationToken: String?, support: ChallengeSupport?) throws
         -> ChallengeOutcome
@@ -48,7 +50,11 @@ public struct SignInService: Sendable {
         let flow = try flows.load(continuationToken, context: context, kinds: [.signIn])
         let support = support ?? flow.state.support
         let user = try flow.userID.flatMap { id in try flows.store.read { try $0.user(id: id, tenantID: flow.tenantID) } }
-        let hasPassword = user.map { $0.passwordHash != nil } ?? true
+        // An address without an account (a decoy flow under enumeration protection) answers as
+        // the kind of account it was given, so the answer does not tell whether it exists.
+        let hasPassword =
+            try user.map { $0.passwordHash != nil }
+            ?? decoys.hasPassword(address: flow.username, tenant: context.tenant)
         if support.contains(.password), hasPassword {
             let next = try flows.step(flow, tenant: context.tenant, relaxed: true) { $0.step = .passwordRequested }
             return .password(continuationToken: next)

@@ -26,6 +26,12 @@ extension SQLiteStoreSession {
         return Int(row?.int("n") ?? 0)
     }
 
+    func passwordlessUserCount(tenantID: String) throws -> Int {
+        let row = try queryOne(
+            "SELECT count(*) AS n FROM users WHERE tenant_id = ? AND password_hash IS NULL", [.text(tenantID)])
+        return Int(row?.int("n") ?? 0)
+    }
+
     func insert(_ user: User) throws {
         try run(
             """
