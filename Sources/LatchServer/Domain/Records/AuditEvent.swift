@@ -20,6 +20,8 @@ public struct AuditEvent: Sendable, Equatable {
         public static let passwordReset = Kind(rawValue: "password_reset")
         /// A rotated refresh token was presented again; its family was revoked.
         public static let refreshTokenReuse = Kind(rawValue: "refresh_token_reuse")
+        /// A session was ended by its client (RFC 7009 revocation); the detail names the session.
+        public static let sessionRevoked = Kind(rawValue: "session_revoked")
         /// A signing key was rotated.
         public static let keyRotated = Kind(rawValue: "key_rotated")
         /// A signing key was revoked: it is no longer published or accepted.

@@ -6,9 +6,9 @@ import LatchWire
 /// refresh tokens stored as SHA-256, rotated on every use with reuse detection (RFC 9700 § 4.14.2).
 /// Signing happens outside store transactions, so a write never waits on a signature.
 public final class TokenService: Sendable {
-    private let store: any Store
-    private let clock: any ServerClock
-    private let signer: any TokenSigner
+    let store: any Store
+    let clock: any ServerClock
+    let signer: any TokenSigner
     private let profile: any TokenProfile
     private let baseURL: ReadMostly<String>
 
