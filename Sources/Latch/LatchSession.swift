@@ -55,11 +55,14 @@ final class LatchSession: Sendable {
             scopes: scopes ?? configuration.defaultScopes)
     }
 
-    /// Exchanges a grant at the token endpoint and stores the tokens.
+    /// Exchanges a sign-in grant at the token endpoint and stores the tokens, sending the device
+    /// token kept for `username`, if any, so the server counts a wrong password on this device
+    /// rather than on the account.
     func token(_ form: [String: String?], username: String, scopes: [String]) async throws -> LatchTokenResult {
         var fields = form
         fields["scope"] = scopes.joined(separator: " ")
         fields["client_info"] = "1"
+        fields["device_token"] = await tokens.deviceToken(username: username)
         let reply = try await channel.post("oauth2/v2.0/token", fields, .stateChanging)
         return try await tokens.save(reply, username: username)
     }

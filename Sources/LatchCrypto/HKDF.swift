@@ -44,7 +44,7 @@ public enum HKDF {
 
     /// HMAC-SHA256 of `message` under `key` (RFC 2104).
     /// - Throws: ``CryptoError`` for an empty or oversized key, or when libcrypto fails.
-    public static func hmacSHA256(key: [UInt8], message: [UInt8]) throws(CryptoError) -> [UInt8] {
+    static func hmacSHA256(key: [UInt8], message: [UInt8]) throws(CryptoError) -> [UInt8] {
         guard !key.isEmpty, key.count <= Int(Int32.max) else { throw CryptoError("HMAC key must be 1 to 2^31-1 bytes") }
         var mac = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0

@@ -39,12 +39,19 @@ public struct CredentialStoreError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Everything a credential store holds: the signed-in accounts of one or more clients.
+/// Everything a credential store holds: the signed-in accounts of one or more clients, and the
+/// device tokens the server gave this device.
 public struct CredentialSnapshot: Codable, Sendable, Equatable {
     /// Format version of the stored document.
     public var version: Int
     /// Accounts by ``StoredAccount/key``.
     public var accounts: [String: StoredAccount]
+    /// Device tokens by server, tenant and username (``TokenManager/deviceTokenKey(username:)``):
+    /// the server's mark that this device signed in as that user before, sent with later sign-ins
+    /// so a stranger's wrong passwords do not delay them (OWASP "Slow Down Online Guessing Attacks
+    /// with Device Cookies"). They mark the device, not a session, so signing out keeps them.
+    /// Absent in documents written before device tokens.
+    var deviceTokens: [String: String]?
 
     /// An empty snapshot.
     public init(accounts: [String: StoredAccount] = [:]) {

@@ -190,7 +190,20 @@ final class TokenManager: Sendable {
 
     // MARK: - Writing
 
-    /// Stores the tokens of a finished sign-in and returns the result.
+    /// The key of `username`'s device token in ``CredentialSnapshot``: server, tenant and username.
+    func deviceTokenKey(username: String) -> String {
+        "\(configuration.serverKey)|\(configuration.tenant)|\(username)"
+    }
+
+    /// The device token kept for `username` on this server and tenant; `nil` when there is none or
+    /// the store cannot be read (the sign-in then goes ahead without it).
+    func deviceToken(username: String) async -> String? {
+        let store = configuration.credentialStore
+        return try? await store.read().deviceTokens?[deviceTokenKey(username: username)]
+    }
+
+    /// Stores the tokens of a finished sign-in, and the device token that came with them, and
+    /// returns the result.
     func save(_ reply: NativeAuthReply, username: String) async throws -> LatchTokenResult {
         guard let idToken = reply.idToken ?? reply.accessToken, let claims = JWTDecoding.claims(idToken) else {
             throw LatchError(code: .malformedJWT, message: "The server's token could not be decoded.")
@@ -204,10 +217,14 @@ final class TokenManager: Sendable {
         let key = record.key
         let store = configuration.credentialStore
         let saved = record
+        let device = reply.deviceToken.map { (key: deviceTokenKey(username: username), token: $0) }
         try await storeCall {
             try await store.withExclusiveLock { [self] in
                 var snapshot = try await readStore()
                 snapshot.accounts[key] = saved
+                if let device {
+                    snapshot.deviceTokens = (snapshot.deviceTokens ?? [:]).merging([device.key: device.token]) { $1 }
+                }
                 try await store.write(snapshot)
                 remember(snapshot.accounts)
             }
@@ -219,7 +236,8 @@ final class TokenManager: Sendable {
         return result
     }
 
-    /// Removes an account and its tokens.
+    /// Removes an account and its tokens; its device token stays (it marks the device, not the
+    /// session).
     func remove(_ account: LatchAccount) async throws {
         let key = key(for: account)
         let store = configuration.credentialStore

@@ -34,8 +34,8 @@ public struct AuthServices: Sendable {
 
     /// Wires the services.
     /// - Parameters:
-    ///   - masterKey: 32 bytes sealing signing keys and (through a key derived from it) outbox
-    ///     bodies at rest.
+    ///   - masterKey: 32 bytes sealing signing keys and (through keys derived from it) outbox
+    ///     bodies at rest and the MACs of device tokens.
     ///   - baseURL: the public origin used in `iss` and discovery.
     ///   - hasher: hashes new passwords and verifies stored ones (Argon2id in production).
     ///   - signer: signs tokens; `nil` uses the key ring itself.
@@ -44,7 +44,7 @@ public struct AuthServices: Sendable {
     ///   - auditAggregator: counts failures that name no account, for summary audit rows.
     ///   - outboxChanged: wakes the outbox worker after a commit that queued a message.
     ///   - signInObserved: receives each sign-in outcome (metrics).
-    /// - Throws: ``CryptoError`` when the outbox key cannot be derived from `masterKey`.
+    /// - Throws: ``CryptoError`` when the outbox or device-token key cannot be derived from `masterKey`.
     public init(
         store: any Store, clock: any ServerClock, masterKey: [UInt8], baseURL: String,
         hasher: any PasswordHasher = Argon2idHasher(), signer: (any TokenSigner)? = nil,
@@ -70,7 +70,7 @@ public struct AuthServices: Sendable {
         passwords = PasswordVerifier(
             store: store, hasher: hasher, clock: clock, limiter: limiter, aggregator: aggregator,
             observe: signInObserved)
-        let sessions = SessionIssuer(tokens: tokens, clock: clock)
+        let sessions = SessionIssuer(tokens: tokens, devices: try DeviceTrust(masterKey: masterKey), clock: clock)
         signUp = SignUpService(flows: flows, hasher: hasher, policy: policy, clock: clock)
         signIn = SignInService(
             flows: flows, passwords: passwords, sessions: sessions, tokens: tokens,

@@ -41,7 +41,7 @@ final class DecoyCredential: Sendable {
     func hasPassword(address: String, tenant: Tenant) throws -> Bool {
         let share = try codeOnlyShare(of: tenant)
         guard share > 0 else { return true }
-        let digest = try HKDF.hmacSHA256(key: key, message: Array("\(tenant.id)\u{0}\(address)".utf8))
+        let digest = try HMACSHA256.mac(Array("\(tenant.id)\u{0}\(address)".utf8), key: key)
         let draw = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         return Double(draw) / 18_446_744_073_709_551_616.0 >= share
     }

@@ -65,32 +65,48 @@ public struct SignInService: Sendable {
 
     /// The native-auth token endpoint (`oauth2/v2.0/token`): the `password`, `oob`,
     /// `continuation_token` and `refresh_token` grants.
+    ///
+    /// A sign-in grant that presents a trusted device token of the flow's account (``DeviceTrust``)
+    /// is counted on that device instead of the account (see ``PasswordVerifier``) and renews the
+    /// token; any other presented token is ignored.
     public func token(_ context: ClientContext, request: TokenRequest) throws -> SessionOutcome {
         try flows.limiter.admit(.tokenRequests, context)
         if case .refreshToken(let refreshToken) = request.grant {
             return .issued(try tokens.refresh(context: context, refreshToken: refreshToken, scope: request.scope))
         }
         let scopes = try ScopeSet(request.scope, client: context.client)
+        let presented = request.device
         switch request.grant {
         case .password(let token, _, let password):
-            return try signInWithPassword(context, continuationToken: token, password: password, scopes: scopes)
+            return try signInWithPassword(
+                context, continuationToken: token, password: password, scopes: scopes, device: presented)
         case .oneTimeCode(let token, let code):
-            return try signInWithCode(context, continuationToken: token, code: code, scopes: scopes)
+            return try signInWithCode(context, continuationToken: token, code: code, scopes: scopes, device: presented)
         case .continuationToken(let token, let username):
-            return try signInWithContinuation(context, continuationToken: token, username: username, scopes: scopes)
+            return try signInWithContinuation(
+                context, continuationToken: token, username: username, scopes: scopes, device: presented)
         case .refreshToken:
             preconditionFailure("handled above")
         }
     }
 
+    /// The device `presented` names, when it is a trusted device of the flow's account; else `nil`.
+    private func trustedDevice(_ presented: PresentedDeviceToken?, flow: Flow, context: ClientContext) -> DeviceToken? {
+        sessions.devices.trusted(presented, tenant: context.tenant, userID: flow.userID, at: clock.now())
+    }
+
     private func signInWithPassword(
-        _ context: ClientContext, continuationToken: String?, password: String?, scopes: ScopeSet
+        _ context: ClientContext, continuationToken: String?, password: String?, scopes: ScopeSet,
+        device presented: PresentedDeviceToken?
     ) throws -> SessionOutcome {
         let flow = try flows.load(continuationToken, context: context, kinds: [.signIn])
         guard flow.step == .passwordRequested else { throw AuthFailure.outOfOrder("no password was requested in this flow") }
         guard let password, !password.isEmpty else { throw AuthFailure.missingParameter(.password) }
         let user = try flow.userID.flatMap { id in try flows.store.read { try $0.user(id: id, tenantID: flow.tenantID) } }
-        let verified = try passwords.verify(password, for: user, address: flow.username, context: context) { tx in
+        let device = trustedDevice(presented, flow: flow, context: context)
+        let verified = try passwords.verify(
+            password, for: user, address: flow.username, device: device, context: context
+        ) { tx in
             // The per-flow limit only ends this flow; the per-account count is the real limit.
             guard let current = try? flows.reload(tx, flow) else { return }
             var counted = current
@@ -103,7 +119,7 @@ public struct SignInService: Sendable {
         }
         // The attempt was admitted atomically before the password was checked; its reservation is
         // cleared with the sign-in.
-        return try finish(context, flow: flow, scopes: scopes, amr: ["pwd"]) { tx, user in
+        return try finish(context, flow: flow, scopes: scopes, amr: ["pwd"], device: device) { tx, user in
             if let rehashed = verified.rehashed {
                 user.passwordHash = rehashed
                 try tx.update(user)
@@ -111,11 +127,13 @@ public struct SignInService: Sendable {
         }
     }
 
-    private func signInWithCode(_ context: ClientContext, continuationToken: String?, code: String?, scopes: ScopeSet)
-        throws -> SessionOutcome
-    {
+    private func signInWithCode(
+        _ context: ClientContext, continuationToken: String?, code: String?, scopes: ScopeSet,
+        device presented: PresentedDeviceToken?
+    ) throws -> SessionOutcome {
         let flow = try flows.load(continuationToken, context: context, kinds: [.signIn])
         guard flow.step == .codeSent else { throw AuthFailure.outOfOrder("no code was sent in this flow") }
+        let device = trustedDevice(presented, flow: flow, context: context)
         let decision: SessionIssuer.Decision
         do {
             // Wrong codes count against the account like wrong passwords; the code itself stays
@@ -126,7 +144,7 @@ public struct SignInService: Sendable {
                     if let userID = flow.userID { try passwords.countFailure(tx, context: context, userID: userID) }
                 }
             ) { tx, original, _ in
-                try commitSignIn(tx, context: context, flow: original, scopes: scopes, amr: ["otp"])
+                try commitSignIn(tx, context: context, flow: original, scopes: scopes, amr: ["otp"], device: device)
             }
         } catch let failure as AuthFailure where [.invalidCode, .codeExpired, .codeAttemptsExceeded].contains(failure) {
             try passwords.record(failure, context: context, userID: flow.userID)
@@ -137,33 +155,37 @@ public struct SignInService: Sendable {
     }
 
     private func signInWithContinuation(
-        _ context: ClientContext, continuationToken: String?, username: String?, scopes: ScopeSet
+        _ context: ClientContext, continuationToken: String?, username: String?, scopes: ScopeSet,
+        device presented: PresentedDeviceToken?
     ) throws -> SessionOutcome {
         let flow = try flows.load(continuationToken, context: context, kinds: [.signInContinuation])
         if let username, !username.isEmpty, User.normalizeEmail(username) != flow.username {
             throw AuthFailure.invalidContinuationToken
         }
         let amr = flow.state.amr.isEmpty ? ["otp"] : flow.state.amr
-        return try finish(context, flow: flow, scopes: scopes, amr: amr) { _, _ in }
+        let device = trustedDevice(presented, flow: flow, context: context)
+        return try finish(context, flow: flow, scopes: scopes, amr: amr, device: device) { _, _ in }
     }
 
     /// Consumes the flow, lets the session issuer decide, and signs the tokens after commit.
     private func finish(
-        _ context: ClientContext, flow: Flow, scopes: ScopeSet, amr: [String],
+        _ context: ClientContext, flow: Flow, scopes: ScopeSet, amr: [String], device: DeviceToken?,
         extra: (any StoreWriting, inout User) throws -> Void
     ) throws -> SessionOutcome {
         let decision = try flows.store.write { tx in
             let current = try flows.reload(tx, flow)
-            return try commitSignIn(tx, context: context, flow: current, scopes: scopes, amr: amr, extra: extra)
+            return try commitSignIn(
+                tx, context: context, flow: current, scopes: scopes, amr: amr, device: device, extra: extra)
         }
         passwords.observe(.success)
         return try sessions.complete(decision, context: context)
     }
 
-    /// In a transaction: consumes the flow, loads the user and hands it to the session issuer.
+    /// In a transaction: consumes the flow, loads the user and hands it to the session issuer,
+    /// with the trusted device the sign-in came through, if any.
     private func commitSignIn(
         _ tx: any StoreWriting, context: ClientContext, flow: Flow, scopes: ScopeSet, amr: [String],
-        extra: (any StoreWriting, inout User) throws -> Void = { _, _ in }
+        device: DeviceToken?, extra: (any StoreWriting, inout User) throws -> Void = { _, _ in }
     ) throws -> SessionIssuer.Decision {
         guard let userID = flow.userID, var user = try tx.user(id: userID, tenantID: context.tenant.id) else {
             throw AuthFailure.invalidContinuationToken
@@ -171,6 +193,6 @@ public struct SignInService: Sendable {
         guard !user.disabled else { throw AuthFailure.userDisabled }
         try flows.consume(tx, flow)
         try extra(tx, &user)
-        return try sessions.decide(tx, context: context, user: user, scopes: scopes, amr: amr)
+        return try sessions.decide(tx, context: context, user: user, scopes: scopes, amr: amr, device: device)
     }
 }

@@ -108,6 +108,11 @@ extension SQLiteStoreSession {
             [SQLiteValue(date), .text(tenantID), .text(addressKey)])
     }
 
+    func clearAddressAttempts(tenantID: String, addressKey: String) throws {
+        try run(
+            "DELETE FROM address_attempts WHERE tenant_id = ? AND address_key = ?", [.text(tenantID), .text(addressKey)])
+    }
+
     func delaySignIn(userID: String, until date: Date) throws {
         try run(
             "UPDATE users SET sign_in_blocked_until = max(coalesce(sign_in_blocked_until, 0), ?) WHERE id = ?",
