@@ -104,6 +104,23 @@ public final class LatchTestServer: Sendable {
             status: response.status, headers: fields, body: method.uppercased() == "HEAD" ? [] : response.body)
     }
 
+    /// ``handle(method:target:headers:body:remoteAddress:)`` from async code: the request runs on a
+    /// Dispatch thread, not on the caller's, so a test that sends many requests (each may wait on a
+    /// disk write or a password hash) never holds one of Swift concurrency's few cooperative
+    /// threads, which every other test running in parallel shares.
+    public func send(
+        method: String, target: String, headers: [(String, String)] = [], body: [UInt8] = [],
+        remoteAddress: String = "127.0.0.1"
+    ) async -> InProcessResponse {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(
+                    returning: self.handle(
+                        method: method, target: target, headers: headers, body: body, remoteAddress: remoteAddress))
+            }
+        }
+    }
+
     /// Stops the server and deletes its data.
     public func stop() {
         app.shutdown(timeout: 5)

@@ -49,14 +49,14 @@ struct DecoyChallengeTests {
         let real = try await Self.challenge(client, "code-0@example.com")
         #expect(real.string("challenge_type") == "oob")
         var kinds: [String: Int] = [:]
-        for index in 0..<200 {
+        for index in 0..<100 {
             let reply = try await Self.challenge(client, "nobody-\(index)@example.com")
             kinds[reply.string("challenge_type") ?? "-", default: 0] += 1
             if reply.string("challenge_type") == "oob" { #expect(Self.shape(reply) == Self.shape(real)) }
         }
-        // Binomial(200, 0.5): outside 60...140 with probability below 10^-8.
-        #expect((60...140).contains(kinds["oob"] ?? 0), "\(kinds)")
-        #expect((kinds["oob"] ?? 0) + (kinds["password"] ?? 0) == 200, "\(kinds)")
+        // Binomial(100, 0.5): outside 25...75 with probability below 10^-6.
+        #expect((25...75).contains(kinds["oob"] ?? 0), "\(kinds)")
+        #expect((kinds["oob"] ?? 0) + (kinds["password"] ?? 0) == 100, "\(kinds)")
         // The same address gets the same answer every time, and no code is mailed to it.
         for index in 0..<10 {
             let first = try await Self.challenge(client, "nobody-\(index)@example.com").string("challenge_type")
@@ -74,7 +74,7 @@ struct DecoyChallengeTests {
         let real = try await Self.challenge(client, "code-0@example.com", challengeType: "password redirect")
         #expect(real.string("challenge_type") == "redirect")
         var kinds: Set<String> = []
-        for index in 0..<60 {
+        for index in 0..<40 {
             let reply = try await Self.challenge(client, "nobody-\(index)@example.com", challengeType: "password redirect")
             kinds.insert(reply.string("challenge_type") ?? "-")
         }
@@ -86,7 +86,7 @@ struct DecoyChallengeTests {
         let server = try Self.server(withPassword: 2, codeOnly: 0)
         defer { server.stop() }
         let client = WireClient(server, tenant: "quiet")
-        for index in 0..<40 {
+        for index in 0..<20 {
             #expect(try await Self.challenge(client, "nobody-\(index)@example.com").string("challenge_type") == "password")
         }
     }

@@ -42,7 +42,7 @@ struct FloodGrowthTests {
             ?? -1
     }
 
-    @Test("rows per unauthenticated request are bounded: one source's 500 starts write 30 flows, one bucket, one audit row")
+    @Test("rows per unauthenticated request are bounded: one source's 100 starts write 30 flows, one bucket, one audit row")
     func rowsPerRequestFromOneSource() async throws {
         let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
@@ -53,19 +53,19 @@ struct FloodGrowthTests {
         client.remoteAddress = "127.0.0.9"
         let before = (flows: try Self.rows("flows", server), buckets: try Self.rows("rate_buckets", server))
         var statuses: [Int: Int] = [:]
-        for index in 0..<500 {
+        for index in 0..<100 {
             let reply = try await client.post(
                 "oauth2/v2.0/initiate", ["username": "nobody-\(index)@example.com", "challenge_type": "password redirect"])
             statuses[reply.status, default: 0] += 1
         }
-        #expect(statuses == [200: 30, 429: 470])
+        #expect(statuses == [200: 30, 429: 70])
         #expect(try Self.rows("flows", server) - before.flows == 30)
         #expect(try Self.rows("rate_buckets", server) - before.buckets == 1)
         let admin = server.app.services.admin
         #expect(try admin.auditEvents(tenant: try admin.tenant(named: "quiet"), limit: 1000).count == 1)
     }
 
-    @Test("rows per unauthenticated request are bounded: 500 starts from 500 sources write at most two rows each")
+    @Test("rows per unauthenticated request are bounded: 200 starts from 200 sources write at most two rows each")
     func rowsPerRequestFromACrowd() async throws {
         let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
@@ -74,7 +74,7 @@ struct FloodGrowthTests {
         try server.createTenant("quiet", settings: settings)
         var client = WireClient(server, tenant: "quiet")
         let before = try Self.rows("flows", server) + Self.rows("rate_buckets", server) + Self.rows("audit_events", server)
-        for index in 0..<500 {
+        for index in 0..<200 {
             client.remoteAddress = "10.5.\(index / 256).\(index % 256)"
             let reply = try await client.post(
                 "oauth2/v2.0/initiate", ["username": "nobody-\(index)@example.com", "challenge_type": "password redirect"])
@@ -82,7 +82,7 @@ struct FloodGrowthTests {
         }
         let after = try Self.rows("flows", server) + Self.rows("rate_buckets", server) + Self.rows("audit_events", server)
         // One decoy flow (purged an hour after it expires) and one bucket (deleted once full again).
-        #expect(after - before == 1000)
+        #expect(after - before == 400)
     }
 
     @Test("audit events past the tenant's retention are purged by the maintenance pass")
