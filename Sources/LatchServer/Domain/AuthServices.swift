@@ -58,10 +58,11 @@ public struct AuthServices: Sendable {
         let sealer = try MessageSealer(masterKey: masterKey)
         messageSealer = sealer
         directory = Directory(store: store, clock: clock)
-        tokens = TokenService(store: store, clock: clock, signer: signer ?? keyRing, baseURL: baseURL)
-        userinfo = UserinfoService(store: store, tokens: tokens)
         let limiter = RateLimiter(store: store, clock: clock)
         self.limiter = limiter
+        tokens = TokenService(
+            store: store, clock: clock, signer: signer ?? keyRing, baseURL: baseURL, limiter: limiter)
+        userinfo = UserinfoService(store: store, tokens: tokens)
         let flows = FlowEngine(
             store: store, clock: clock, limiter: limiter, sealer: sealer, canDeliver: canDeliver,
             outboxChanged: outboxChanged)

@@ -25,27 +25,31 @@ public struct RateLimiter: Sendable {
     /// - Throws: ``AuthFailure/tooManyAttempts(retryAfter:)`` with the whole seconds until the
     ///   bucket holds a token again (RFC 6585 § 4, RFC 9110 § 10.2.3).
     public func admit(_ kind: RateLimitKind, _ context: ClientContext) throws {
+        guard context.tenant.settings.rateLimits[kind].isEnabled else { return }
+        if let refusal = try store.writeRelaxed({ tx in try take(kind, context, in: tx) }) { throw refusal }
+    }
+
+    /// ``admit(_:_:)`` inside a write the caller makes anyway, which saves a transaction on hot
+    /// paths (the refresh grant). On refusal it records the trip in `tx` and returns the failure
+    /// instead of throwing it: the caller must let `tx` commit, then throw it.
+    func take(_ kind: RateLimitKind, _ context: ClientContext, in tx: any StoreWriting) throws -> AuthFailure? {
         let limit = context.tenant.settings.rateLimits[kind]
-        guard limit.isEnabled else { return }
+        guard limit.isEnabled else { return nil }
         let capacity = Double(limit.count)
         let rate = limit.refillPerSecond
         let bucket = Self.bucket(kind, tenantID: context.tenant.id, source: context.remoteAddress)
-        let refusal: RateDenial? = try store.writeRelaxed { tx in
-            let now = clock.now()
-            if try tx.takeRateToken(bucket: bucket, capacity: capacity, refillPerSecond: rate, at: now) { return nil }
-            let denial =
-                try tx.recordRateDenial(bucket: bucket, capacity: capacity, refillPerSecond: rate, at: now)
-                ?? RateDenial(available: 0, refusalsInTrip: 1)
-            if denial.refusalsInTrip == 1 {
-                try tx.insert(
-                    AuditEvent(
-                        tenantID: context.tenant.id, at: now, kind: .rateLimited, clientID: context.client.id,
-                        remoteAddress: context.remoteAddress, detail: "limit=\(kind.rawValue) \(limit.description)"))
-            }
-            return denial
+        let now = clock.now()
+        if try tx.takeRateToken(bucket: bucket, capacity: capacity, refillPerSecond: rate, at: now) { return nil }
+        let denial =
+            try tx.recordRateDenial(bucket: bucket, capacity: capacity, refillPerSecond: rate, at: now)
+            ?? RateDenial(available: 0, refusalsInTrip: 1)
+        if denial.refusalsInTrip == 1 {
+            try tx.insert(
+                AuditEvent(
+                    tenantID: context.tenant.id, at: now, kind: .rateLimited, clientID: context.client.id,
+                    remoteAddress: context.remoteAddress, detail: "limit=\(kind.rawValue) \(limit.description)"))
         }
-        guard let refusal else { return }
-        throw AuthFailure.tooManyAttempts(retryAfter: Self.retryAfter(available: refusal.available, refillPerSecond: rate))
+        return AuthFailure.tooManyAttempts(retryAfter: Self.retryAfter(available: denial.available, refillPerSecond: rate))
     }
 
     /// The bucket's name: kind, tenant and ``SourceAddress/key(_:)``.

@@ -70,10 +70,11 @@ public struct SignInService: Sendable {
     /// is counted on that device instead of the account (see ``PasswordVerifier``) and renews the
     /// token; any other presented token is ignored.
     public func token(_ context: ClientContext, request: TokenRequest) throws -> SessionOutcome {
-        try flows.limiter.admit(.tokenRequests, context)
         if case .refreshToken(let refreshToken) = request.grant {
+            // The refresh takes its token-request allowance inside its own write.
             return .issued(try tokens.refresh(context: context, refreshToken: refreshToken, scope: request.scope))
         }
+        try flows.limiter.admit(.tokenRequests, context)
         let scopes = try ScopeSet(request.scope, client: context.client)
         let presented = request.device
         switch request.grant {
