@@ -1,5 +1,4 @@
 import Foundation
-import LatchWire
 
 /// Everything a ``LatchClient`` needs: where the server is, who the app is, what it can do, and the
 /// injectable pieces (credential store, retry policy, logger, transport, clock).
@@ -11,8 +10,10 @@ public struct LatchConfiguration: Sendable {
     /// The app's client id.
     public var clientID: String
     /// The challenge types the app can handle; `redirect` is always added (native-auth protocol).
+    /// ``LatchClient/init(configuration:)`` refuses one outside ``ChallengeType/supported``.
     public var challengeTypes: [ChallengeType]
-    /// Flows the app can finish natively beyond sign-in (`mfa_required`, `registration_required`).
+    /// Flows the app can finish natively beyond sign-in; ``LatchClient/init(configuration:)``
+    /// refuses one outside ``Capability/supported``.
     public var capabilities: [Capability]
     /// Where tokens are kept.
     public var credentialStore: any CredentialStore

@@ -1,5 +1,6 @@
 import Foundation
-import LatchWire
+
+internal import LatchWire
 
 /// The one place where server answers become ``LatchError`` values: the native-auth error
 /// envelope (`error`, `suberror`, `error_codes`), HTTP statuses, the `redirect` answer and transport

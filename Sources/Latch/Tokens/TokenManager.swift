@@ -1,5 +1,4 @@
 import Foundation
-import LatchWire
 
 /// Keeps tokens: an in-memory copy of the credential store for the fast path, the store for
 /// persistence, one refresh in flight per account, and a throttle after `429` answers.
@@ -61,25 +60,39 @@ final class TokenManager: Sendable {
 
     /// A valid access token for `account`, from memory when it is valid for more than the margin,
     /// else refreshed (one refresh per account at a time, across tasks and, through the store's
-    /// lock, across processes).
-    func acquire(account: LatchAccount, scopes: [String]?, forceRefresh: Bool) async throws -> LatchTokenResult {
+    /// lock, across processes). Each decision is logged at debug level with the call's correlation
+    /// id (`correlationID`, or a new one), which any refresh sends and any error carries.
+    func acquire(account: LatchAccount, scopes: [String]?, forceRefresh: Bool, correlationID: UUID?) async throws
+        -> LatchTokenResult
+    {
         let key = key(for: account)
         let now = configuration.clock()
         if !forceRefresh, let hit = results.withLock({ $0[key] }), Self.isFresh(hit, scopes: scopes, now: now) {
+            // The fast path makes no id unless the line is written.
+            log(
+                "cache_hit", account, "expires_in=\(Int(hit.expiresOn.timeIntervalSince(now)))s",
+                (correlationID ?? UUID()).correlationValue)
             return hit
         }
-        if let until = throttle.withLock({ $0[key] }), until > now {
-            throw LatchError(
-                code: .tooManyRequests,
-                message: "Silent token requests for this account are throttled: the server asked to retry later.",
-                retryAfter: until.timeIntervalSince(now))
+        let id = (correlationID ?? UUID()).correlationValue
+        do {
+            if let until = throttle.withLock({ $0[key] }), until > now {
+                log("throttled", account, "retry_after=\(Int(until.timeIntervalSince(now).rounded(.up)))s", id)
+                throw LatchError(
+                    code: .tooManyRequests,
+                    message: "Silent token requests for this account are throttled: the server asked to retry later.",
+                    retryAfter: until.timeIntervalSince(now))
+            }
+            if memory.withLock({ $0 }) == nil { _ = try await loadedAccounts() }
+            let record = try await refreshOnce(
+                key: key, scopes: scopes, forceRefresh: forceRefresh, correlationID: id, account: account)
+            guard let result = LatchTokenResult(record) else {
+                throw LatchError(code: .unexpectedResponse, message: "The refreshed account holds no access token.")
+            }
+            return result
+        } catch let error as LatchError {
+            throw error.correlated(with: id)
         }
-        if memory.withLock({ $0 }) == nil { _ = try await loadedAccounts() }
-        let record = try await refreshOnce(key: key, scopes: scopes, forceRefresh: forceRefresh)
-        guard let result = LatchTokenResult(record) else {
-            throw LatchError(code: .unexpectedResponse, message: "The refreshed account holds no access token.")
-        }
-        return result
     }
 
     private static func isFresh(_ result: LatchTokenResult, scopes: [String]?, now: Date) -> Bool {
@@ -113,27 +126,43 @@ final class TokenManager: Sendable {
     /// Joins the refresh in flight for the same account, scopes and force flag, or starts one;
     /// callers asking for something else queue behind it on the store lock and reuse its result
     /// when it fits them.
-    private func refreshOnce(key: String, scopes: [String]?, forceRefresh: Bool) async throws -> StoredAccount {
+    private func refreshOnce(
+        key: String, scopes: [String]?, forceRefresh: Bool, correlationID: String, account: LatchAccount
+    ) async throws -> StoredAccount {
         let flightKey = "\(key)|\(scopes?.sorted().joined(separator: " ") ?? "*")|\(forceRefresh)"
-        let task: Task<StoredAccount, any Error> = inFlight.withLock { running in
-            if let existing = running[flightKey] { return existing }
+        let (task, joined): (Task<StoredAccount, any Error>, Bool) = inFlight.withLock { running in
+            if let existing = running[flightKey] { return (existing, true) }
             let task = Task { [self] in
                 defer { _ = inFlight.withLock { $0.removeValue(forKey: flightKey) } }
-                return try await refreshUnderLock(key: key, scopes: scopes, forceRefresh: forceRefresh)
+                return try await refreshUnderLock(
+                    key: key, scopes: scopes, forceRefresh: forceRefresh, correlationID: correlationID, account: account)
             }
             running[flightKey] = task
-            return task
+            return (task, false)
         }
+        if joined { log("refresh_joined", account, "reason=in_flight", correlationID) }
         return try await task.value
     }
 
-    private func refreshUnderLock(key: String, scopes: [String]?, forceRefresh: Bool) async throws -> StoredAccount {
+    /// Writes one debug line about a silent-acquisition decision (never a token).
+    private func log(
+        _ decision: String, _ account: LatchAccount, _ detail: @autoclosure () -> String,
+        _ correlationID: @autoclosure () -> String
+    ) {
+        configuration.logger.log(
+            .debug, "token decision=\(decision) account=\(account.id) \(detail()) correlation_id=\(correlationID())")
+    }
+
+    private func refreshUnderLock(
+        key: String, scopes: [String]?, forceRefresh: Bool, correlationID: String, account: LatchAccount
+    ) async throws -> StoredAccount {
         let store = configuration.credentialStore
         let startedAt = configuration.clock()
         return try await storeCall {
             try await store.withExclusiveLock { [self] in
                 var snapshot = try await readStore()
                 guard var record = snapshot.accounts[key] else {
+                    log("not_signed_in", account, "reason=not_stored", correlationID)
                     results.withLock { _ = $0.removeValue(forKey: key) }
                     memory.withLock { _ = $0?.removeValue(forKey: key) }
                     throw LatchError(code: .interactionRequired, message: "No account is signed in; sign in first.")
@@ -147,13 +176,18 @@ final class TokenManager: Sendable {
                 if record.updatedAt > startedAt || !forceRefresh,
                     usable(record, scopes: scopes, now: configuration.clock()) != nil
                 {
+                    log("from_store", account, "reason=fresh_in_store", correlationID)
                     remember(record, key: key)
                     return record
                 }
                 guard let refreshToken = record.refreshToken else {
+                    log("not_signed_in", account, "reason=no_refresh_token", correlationID)
                     remember(record, key: key)
                     throw LatchError(code: .interactionRequired, message: "The session ended; sign in again.")
                 }
+                log(
+                    "refresh", account, "reason=\(refreshReason(record, scopes: scopes, forceRefresh: forceRefresh))",
+                    correlationID)
                 let reply: NativeAuthReply
                 do {
                     // Retried only when the server provably did not process it (no connection, 429,
@@ -161,20 +195,23 @@ final class TokenManager: Sendable {
                     reply = try await channel.post(
                         "oauth2/v2.0/token",
                         ["grant_type": "refresh_token", "refresh_token": refreshToken, "scope": scopes?.joined(separator: " ")],
-                        .stateChanging)
+                        .stateChanging, correlationID: correlationID)
                 } catch let error as LatchError {
                     if error.code == .interactionRequired {
+                        log("session_ended", account, "error=\(error.code.name)", correlationID)
                         record.refreshToken = nil
                         record.accessToken = nil
                         record.accessTokenExpiresAt = nil
                         record.updatedAt = configuration.clock()
                         snapshot.accounts[key] = record
                         remember(record, key: key)
-                        await persist(snapshot, what: "the ended session")
+                        await persist(snapshot, what: "the ended session", correlationID: correlationID)
                     } else if error.code == .tooManyRequests || (error.code == .serverError && error.retryAfter != nil) {
                         // As MSAL does: after a 429, or a 5xx that says when to come back, answer
                         // silent calls locally until then (default 60 s, at most an hour).
-                        let until = configuration.clock().addingTimeInterval(min(error.retryAfter ?? 60, 3600))
+                        let seconds = min(error.retryAfter ?? 60, 3600)
+                        log("throttle", account, "for=\(Int(seconds.rounded(.up)))s error=\(error.code.name)", correlationID)
+                        let until = configuration.clock().addingTimeInterval(seconds)
                         throttle.withLock { $0[key] = until }
                     }
                     throw error
@@ -182,7 +219,7 @@ final class TokenManager: Sendable {
                 record.apply(reply, now: configuration.clock())
                 snapshot.accounts[key] = record
                 remember(record, key: key)
-                await persist(snapshot, what: "refreshed tokens")
+                await persist(snapshot, what: "refreshed tokens", correlationID: correlationID)
                 return record
             }
         }
@@ -205,11 +242,11 @@ final class TokenManager: Sendable {
     /// Stores the tokens of a finished sign-in, and the device token that came with them, and
     /// returns the result.
     func save(_ reply: NativeAuthReply, username: String) async throws -> LatchTokenResult {
-        guard let idToken = reply.idToken ?? reply.accessToken, let claims = JWTDecoding.claims(idToken) else {
+        guard let idToken = reply.idToken ?? reply.accessToken, let claims = LatchClaims(token: idToken) else {
             throw LatchError(code: .malformedJWT, message: "The server's token could not be decoded.")
         }
         var record = StoredAccount(
-            accountID: claims.sub, username: claims.preferredUsername ?? claims.email ?? username,
+            accountID: claims.subject, username: claims.preferredUsername ?? claims.email ?? username,
             server: configuration.serverKey, tenant: configuration.tenant, clientID: configuration.clientID,
             idToken: nil, accessToken: nil, accessTokenExpiresAt: nil, scopes: [], refreshToken: nil,
             updatedAt: configuration.clock())
@@ -254,12 +291,21 @@ final class TokenManager: Sendable {
     /// Writes a snapshot whose change the server has already made (a rotated refresh token, an
     /// ended session). A failure is logged, not thrown: the in-memory copy stays authoritative and
     /// the next write under the lock carries it, so the live refresh token is never lost.
-    private func persist(_ snapshot: CredentialSnapshot, what: String) async {
+    private func persist(_ snapshot: CredentialSnapshot, what: String, correlationID: String) async {
         do {
             try await configuration.credentialStore.write(snapshot)
         } catch {
-            configuration.logger.log(.error, "could not store \(what); kept in memory: \(error)")
+            configuration.logger.log(.error, "could not store \(what); kept in memory: \(error) correlation_id=\(correlationID)")
         }
+    }
+
+    /// Why a refresh is needed, for the log: forced, missing or expiring access token, or scopes
+    /// the cached one lacks.
+    private func refreshReason(_ record: StoredAccount, scopes: [String]?, forceRefresh: Bool) -> String {
+        if forceRefresh { return "forced" }
+        guard let expiry = record.accessTokenExpiresAt, record.accessToken != nil else { return "no_access_token" }
+        if expiry.timeIntervalSince(configuration.clock()) <= Self.expiryMargin { return "expiring" }
+        return "scopes"
     }
 
     private func readStore() async throws -> CredentialSnapshot {

@@ -20,14 +20,14 @@ struct SDKDeviceTokenTests {
     }
 
     /// A client whose requests the server sees as coming from `address`, without retries.
-    static func client(_ env: SDKTest.Environment, from address: String, store: any CredentialStore) -> LatchClient {
+    static func client(_ env: SDKTest.Environment, from address: String, store: any CredentialStore) throws -> LatchClient {
         var configuration = env.configuration(store: store, retryPolicy: .none)
         configuration.transport = HTTPTransport { request in
             var forwarded = request
             forwarded.setValue(address, forHTTPHeaderField: "X-Forwarded-For")
             return try await HTTPTransport.urlSession.send(forwarded)
         }
-        return LatchClient(configuration: configuration)
+        return try LatchClient(configuration: configuration)
     }
 
     @Test("after one sign-in, a stranger's six wrong passwords over the wire do not stop the SDK's next password sign-in")
@@ -35,14 +35,14 @@ struct SDKDeviceTokenTests {
         let env = try Self.environment()
         defer { env.stop() }
         let store = InMemoryCredentialStore()
-        let client = env.client(store: store, retryPolicy: .none)
+        let client = try env.client(store: store, retryPolicy: .none)
         let email = SDKTest.email("owner")
         _ = try await env.signedIn(client, email: email)
         let kept = try #require(try await store.read().deviceTokens)
         #expect(Array(kept.keys) == ["\(env.server.baseURL)|default|\(email)"])
         #expect(kept.values.first?.hasPrefix("ldc1.") == true)
 
-        let stranger = Self.client(env, from: "203.0.113.66", store: InMemoryCredentialStore())
+        let stranger = try Self.client(env, from: "203.0.113.66", store: InMemoryCredentialStore())
         var codes: [LatchError.Code] = []
         for _ in 0..<6 {
             let error = try await #require(throws: LatchError.self) {
@@ -62,7 +62,7 @@ struct SDKDeviceTokenTests {
         _ = try SDKTest.completed(try await client.signIn(username: email, password: SDKTest.password))
 
         // Without the device token (another install on the same machine) the account's delay applies.
-        let fresh = env.client(store: InMemoryCredentialStore(), retryPolicy: .none)
+        let fresh = try env.client(store: InMemoryCredentialStore(), retryPolicy: .none)
         let delayed = try await #require(throws: LatchError.self) {
             try await fresh.signIn(username: email, password: SDKTest.password)
         }
@@ -82,9 +82,9 @@ struct SDKDeviceTokenTests {
         let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
         #expect((document?["deviceTokens"] as? [String: String])?.count == 1)
 
-        let stranger = Self.client(env, from: "203.0.113.67", store: InMemoryCredentialStore())
+        let stranger = try Self.client(env, from: "203.0.113.67", store: InMemoryCredentialStore())
         for _ in 0..<6 { _ = try? await stranger.signIn(username: email, password: SDKTest.otherPassword) }
-        let other = env.client(store: FileCredentialStore(path: path), retryPolicy: .none)
+        let other = try env.client(store: FileCredentialStore(path: path), retryPolicy: .none)
         _ = try SDKTest.completed(try await other.signIn(username: email, password: SDKTest.password))
     }
 

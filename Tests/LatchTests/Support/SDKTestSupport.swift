@@ -80,17 +80,19 @@ enum SDKTest {
 
         /// A client of this server whose clock is the server's test clock.
         func client(
-            tenant: String = "default", clientID: String = "latch-dev", challengeTypes: [ChallengeType] = [.oob, .password],
-            store: (any CredentialStore)? = nil, retryPolicy: RetryPolicy = SDKTest.fastRetries
-        ) -> LatchClient {
-            LatchClient(
+            tenant: String = "default", clientID: String = "latch-dev",
+            challengeTypes: [LatchConfiguration.ChallengeType] = [.oob, .password], store: (any CredentialStore)? = nil,
+            retryPolicy: RetryPolicy = SDKTest.fastRetries
+        ) throws -> LatchClient {
+            try LatchClient(
                 configuration: configuration(
                     tenant: tenant, clientID: clientID, challengeTypes: challengeTypes, store: store, retryPolicy: retryPolicy))
         }
 
         func configuration(
-            tenant: String = "default", clientID: String = "latch-dev", challengeTypes: [ChallengeType] = [.oob, .password],
-            store: (any CredentialStore)? = nil, retryPolicy: RetryPolicy = SDKTest.fastRetries
+            tenant: String = "default", clientID: String = "latch-dev",
+            challengeTypes: [LatchConfiguration.ChallengeType] = [.oob, .password], store: (any CredentialStore)? = nil,
+            retryPolicy: RetryPolicy = SDKTest.fastRetries
         ) -> LatchConfiguration {
             let clock = server.clock
             return LatchConfiguration(
@@ -118,22 +120,17 @@ enum SDKTest {
 
     // MARK: - Unwrapping flow results
 
-    static func codeRequired(_ result: SignUpStartResult) -> SignUpCodeRequiredState {
-        switch result {
-        case .codeRequired(let state): state
-        }
+    static func codeRequired(_ step: SignUpStep, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> SignUpCodeRequiredState
+    {
+        guard case .codeRequired(let state) = step else { throw unexpected(step, sourceLocation) }
+        return state
     }
 
-    static func codeRequired(_ result: ResetPasswordStartResult) -> ResetPasswordCodeRequiredState {
-        switch result {
-        case .codeRequired(let state): state
-        }
-    }
-
-    static func completed(_ step: SignUpStep, sourceLocation: SourceLocation = #_sourceLocation) throws
+    static func accountCreated(_ step: SignUpStep, sourceLocation: SourceLocation = #_sourceLocation) throws
         -> SignInAfterSignUpState
     {
-        guard case .completed(let state) = step else { throw unexpected(step, sourceLocation) }
+        guard case .accountCreated(let state) = step else { throw unexpected(step, sourceLocation) }
         return state
     }
 
@@ -145,30 +142,51 @@ enum SDKTest {
     }
 
     static func attributesRequired(_ step: SignUpStep, sourceLocation: SourceLocation = #_sourceLocation) throws
-        -> (SignUpAttributesRequiredState, [RequiredAttribute])
+        -> (SignUpAttributesRequiredState, [LatchRequiredAttribute])
     {
         guard case .attributesRequired(let state, let required) = step else { throw unexpected(step, sourceLocation) }
         return (state, required)
     }
 
-    static func completed(_ result: SignInStartResult, sourceLocation: SourceLocation = #_sourceLocation) throws
-        -> LatchTokenResult
+    static func codeRequired(_ step: ResetPasswordStep, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> ResetPasswordCodeRequiredState
     {
-        guard case .completed(let tokens) = result else { throw unexpected(result, sourceLocation) }
-        return tokens
-    }
-
-    static func codeRequired(_ result: SignInStartResult, sourceLocation: SourceLocation = #_sourceLocation) throws
-        -> SignInCodeRequiredState
-    {
-        guard case .codeRequired(let state) = result else { throw unexpected(result, sourceLocation) }
+        guard case .codeRequired(let state) = step else { throw unexpected(step, sourceLocation) }
         return state
     }
 
-    static func passwordRequired(_ result: SignInStartResult, sourceLocation: SourceLocation = #_sourceLocation) throws
+    static func passwordRequired(_ step: ResetPasswordStep, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> ResetPasswordRequiredState
+    {
+        guard case .passwordRequired(let state) = step else { throw unexpected(step, sourceLocation) }
+        return state
+    }
+
+    static func passwordReset(_ step: ResetPasswordStep, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> SignInAfterResetPasswordState
+    {
+        guard case .passwordReset(let state) = step else { throw unexpected(step, sourceLocation) }
+        return state
+    }
+
+    static func completed(_ step: SignInStep, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> LatchTokenResult
+    {
+        guard case .completed(let tokens) = step else { throw unexpected(step, sourceLocation) }
+        return tokens
+    }
+
+    static func codeRequired(_ step: SignInStep, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> SignInCodeRequiredState
+    {
+        guard case .codeRequired(let state) = step else { throw unexpected(step, sourceLocation) }
+        return state
+    }
+
+    static func passwordRequired(_ step: SignInStep, sourceLocation: SourceLocation = #_sourceLocation) throws
         -> SignInPasswordRequiredState
     {
-        guard case .passwordRequired(let state) = result else { throw unexpected(result, sourceLocation) }
+        guard case .passwordRequired(let state) = step else { throw unexpected(step, sourceLocation) }
         return state
     }
 
@@ -188,8 +206,8 @@ enum SDKTest {
     enum Correlation {
         /// The `client-request-id` of the latest request the recorder saw.
         case lastRequest(RecordingTransport)
-        /// No request was made, so there is none.
-        case none
+        /// No request was made: the error carries the correlation id of its flow, and only that.
+        case flow(UUID)
     }
 
     /// Checks every public field of a ``LatchError`` against what the case demands.
@@ -212,8 +230,8 @@ enum SDKTest {
             let sent = recorder.lastCorrelationID
             #expect(sent != nil, "no request was recorded", sourceLocation: sourceLocation)
             #expect(error.correlationID == sent, "correlationID", sourceLocation: sourceLocation)
-        case .none:
-            #expect(error.correlationID == nil, "correlationID", sourceLocation: sourceLocation)
+        case .flow(let id):
+            #expect(error.correlationID == id.uuidString.lowercased(), "correlationID", sourceLocation: sourceLocation)
         }
         let bridged = error as NSError
         #expect(bridged.domain == "LatchErrorDomain", sourceLocation: sourceLocation)
