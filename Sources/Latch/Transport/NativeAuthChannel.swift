@@ -29,9 +29,7 @@ struct NativeAuthChannel: Sendable {
         let request = makeRequest(path, form, correlationID: correlationID)
         var attempt = 1
         while true {
-            if Task.isCancelled {
-                throw LatchError(code: .userCanceled, message: "The operation was cancelled.", correlationID: correlationID)
-            }
+            if Task.isCancelled { throw ServerErrorMapping.cancelled(nil, correlationID: correlationID) }
             let outcome = await send(request, correlationID: correlationID)
             switch outcome {
             case .success(let reply):
@@ -45,9 +43,7 @@ struct NativeAuthChannel: Sendable {
                     do {
                         try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
                     } catch {
-                        throw LatchError(
-                            code: .userCanceled, message: "The operation was cancelled.", underlyingError: error,
-                            correlationID: correlationID)
+                        throw ServerErrorMapping.cancelled(error, correlationID: correlationID)
                     }
                     attempt += 1
                     continue
@@ -75,8 +71,15 @@ struct NativeAuthChannel: Sendable {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await configuration.transport.send(request)
+            // Raced against cancellation, so a transport that ignores it cannot hold a cancelled call.
+            let transport = configuration.transport
+            let exchange = Task { try await transport.send(request) }
+            (data, response) = try await CancellationRace.value(of: exchange, cancelsTask: true)
         } catch {
+            if ServerErrorMapping.isCancellation(error) {
+                let cancelled = ServerErrorMapping.cancelled(error, correlationID: correlationID)
+                return .failure(Failure(error: cancelled, notProcessed: false, permanent: true))
+            }
             let preSend: Set<URLError.Code> = [
                 .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed, .notConnectedToInternet,
             ]

@@ -256,3 +256,13 @@ enum SDKTest {
         deinit { close(descriptor) }
     }
 }
+
+extension SDKTest {
+    /// A thread-safe counter for transports and callbacks.
+    final class Counter: Sendable {
+        private let count = Mutex(0)
+
+        func increment() { count.withLock { $0 += 1 } }
+        var value: Int { count.withLock { $0 } }
+    }
+}
