@@ -118,8 +118,9 @@ public final class LatchClient: Sendable {
         return try await accounts().first { $0.username == email }
     }
 
-    /// Signs `account` out on this device: its tokens are removed from the store.
+    /// Signs `account` out on this device: its tokens are removed from the store. A refresh of it
+    /// in flight is cancelled and writes nothing.
     public func signOut(account: LatchAccount) async throws {
-        try await session.tokens.remove(account)
+        _ = try await session.tokens.signOut(account)
     }
 }
