@@ -118,9 +118,9 @@ public final class LatchClient: Sendable {
         return try await accounts().first { $0.username == email }
     }
 
-    /// Signs `account` out on this device: its tokens are removed from the store. A refresh of it
-    /// in flight is cancelled and writes nothing.
+    /// Signs `account` out on this device: its tokens are removed from the store. The same as
+    /// ``signOut(account:scope:)`` with ``SignOutScope/local``.
     public func signOut(account: LatchAccount) async throws {
-        _ = try await session.tokens.signOut(account)
+        try await signOut(account: account, scope: .local)
     }
 }

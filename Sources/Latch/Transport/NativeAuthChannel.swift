@@ -100,6 +100,9 @@ struct NativeAuthChannel: Sendable {
         let retryAfter = RetryPolicy.parseRetryAfter(http.value(forHTTPHeaderField: "Retry-After"), now: configuration.clock())
         let answer = ServerErrorMapping.Answer(status: status, retryAfter: retryAfter, correlationID: correlationID)
         if (200..<300).contains(status) {
+            // An empty body is the whole answer of endpoints that return nothing (revocation,
+            // RFC 7009 § 2.2); callers that need members check for them.
+            if data.isEmpty { return .success(NativeAuthReply()) }
             guard let reply = try? JSONDecoder().decode(NativeAuthReply.self, from: data) else {
                 return .failure(
                     Failure(

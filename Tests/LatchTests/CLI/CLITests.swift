@@ -69,6 +69,33 @@ struct CLITests {
         #expect(after.stderr.contains("latch signin"))
     }
 
+    @Test("signout --global revokes the session on the server: a copy of the cache can no longer refresh")
+    func globalSignOut() async throws {
+        let server = try LatchTestServer.start()
+        defer { server.stop() }
+        let home = try CLIHome()
+        defer { home.remove() }
+        let email = "ada-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        try server.createUser(email: email, password: Self.password)
+        let signin = try await CLIProcess.run(
+            home: home, ["--server", server.baseURL, "signin", "--email", email, "--password-stdin"],
+            input: "\(Self.password)\n")
+        #expect(signin.status == 0, "\(signin.stderr)")
+        let cache = home.path + "/data/latch/credentials.json"
+        let copy = home.path + "/copy.json"
+        try FileManager.default.copyItem(atPath: cache, toPath: copy)
+
+        let signout = try await CLIProcess.run(home: home, ["--server", server.baseURL, "--json", "signout", "--global"])
+        #expect(signout.status == 0, "\(signout.stderr)")
+        let result = try signout.json()
+        #expect(result["status"] as? String == "signed_out")
+        #expect(result["revoked_on_server"] as? Bool == true)
+
+        let refused = try await CLIProcess.run(
+            home: home, ["--server", server.baseURL, "--cache", copy, "token", "--force-refresh"])
+        #expect(refused.status == 5, "\(refused.stdout) \(refused.stderr)")
+    }
+
     @Test("reset-password reads email, code and new password, then signs in")
     func resetPassword() async throws {
         let server = try LatchTestServer.start()
