@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "LatchServer", targets: ["LatchServer"]),
         .library(name: "LatchTesting", targets: ["LatchTesting"]),
         .library(name: "Latch", targets: ["Latch"]),
+        .library(name: "LatchObservation", targets: ["LatchObservation"]),
         .library(name: "LatchCurl", targets: ["LatchCurl"]),
         .executable(name: "latch", targets: ["latch"]),
         .executable(name: "latchd", targets: ["latchd"]),
@@ -43,6 +44,8 @@ let package = Package(
 
         // MARK: - The SDK and its command-line client (Foundation only, so it builds for Apple platforms)
         .target(name: "Latch", dependencies: ["LatchWire"], swiftSettings: strictSettings),
+        // An @Observable auth-state model for SwiftUI, apart so the core needs only Foundation.
+        .target(name: "LatchObservation", dependencies: ["Latch"], swiftSettings: strictSettings),
         .executableTarget(
             name: "latch", dependencies: ["Latch", .target(name: "LatchCurl", condition: .when(platforms: [.linux]))],
             swiftSettings: strictSettings),
@@ -79,7 +82,7 @@ let package = Package(
         .testTarget(
             name: "LatchTests",
             dependencies: [
-                "Latch", "LatchTesting", "LatchServer",
+                "Latch", "LatchObservation", "LatchTesting", "LatchServer",
                 .target(name: "LatchCurl", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings),

@@ -142,8 +142,9 @@ public final class LatchClient: Sendable {
         return try await accounts().first { $0.username == email }
     }
 
-    /// Signs `account` out on this device: its tokens are removed from the store.
+    /// Signs `account` out on this device: its tokens are removed from the store. The same as
+    /// ``signOut(account:scope:)`` with ``SignOutScope/local``.
     public func signOut(account: LatchAccount) async throws {
-        try await session.tokens.remove(account)
+        try await signOut(account: account, scope: .local)
     }
 }

@@ -63,6 +63,7 @@ extension HelpText {
             summary: "Request scope S (repeatable; default openid offline_access)."),
         Option(name: "--attribute", value: "K=V", repeatable: true, summary: "A user attribute (repeatable)."),
         Option(name: "--force-refresh", summary: "Refresh even when the cached token is still valid."),
+        Option(name: "--global", summary: "Also revoke the session on the server (RFC 7009 token revocation)."),
     ]
 
     /// `rows` as two aligned columns under a two-space indent, the second at column 21 or right of

@@ -27,6 +27,11 @@ public struct LatchConfiguration: Sendable {
     public var clock: @Sendable () -> Date
     /// Scopes requested when a call names none.
     public var defaultScopes: [String]
+    /// How often, in seconds, the credential store is checked for changes made elsewhere (another
+    /// client or process sharing it signed in, refreshed or signed out) while anyone observes
+    /// ``LatchClient/authStateChanges`` or ``LatchClient/authEvents``. Each check is one
+    /// ``CredentialStore/revision()`` call; the store is read only when it changed.
+    public var credentialStoreWatchInterval: TimeInterval = 1
 
     /// Creates a configuration with production defaults.
     public init(

@@ -159,6 +159,19 @@ enum ServerErrorMapping {
         #endif
     }
 
+    /// Whether `error` is a cancellation: the task's (`CancellationError`) or the request's
+    /// (`URLError.cancelled`, e.g. a `URLSession` task cancelled by its delegate).
+    static func isCancellation(_ error: any Error) -> Bool {
+        error is CancellationError || (error as? URLError)?.code == .cancelled
+    }
+
+    /// A cancelled call: ``LatchError/Code/userCanceled``, never a retryable network error.
+    static func cancelled(_ error: (any Error)?, correlationID: String?) -> LatchError {
+        LatchError(
+            code: .userCanceled, message: "The operation was cancelled.", underlyingError: error,
+            correlationID: correlationID)
+    }
+
     /// An answer that is neither a known success nor an error envelope.
     static func unexpected(
         status: Int, correlationID: String?, retryAfter: TimeInterval? = nil, underlying: (any Error)? = nil

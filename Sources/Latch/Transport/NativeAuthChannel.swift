@@ -34,9 +34,7 @@ struct NativeAuthChannel: Sendable {
         let logger = configuration.logger
         var attempt = 1
         while true {
-            if Task.isCancelled {
-                throw LatchError(code: .userCanceled, message: "The operation was cancelled.", correlationID: correlationID)
-            }
+            if Task.isCancelled { throw ServerErrorMapping.cancelled(nil, correlationID: correlationID) }
             let started = ContinuousClock.now
             let outcome = await send(request, correlationID: correlationID)
             let milliseconds = Self.milliseconds(since: started)
@@ -63,9 +61,7 @@ struct NativeAuthChannel: Sendable {
                     do {
                         try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
                     } catch {
-                        throw LatchError(
-                            code: .userCanceled, message: "The operation was cancelled.", underlyingError: error,
-                            correlationID: correlationID)
+                        throw ServerErrorMapping.cancelled(error, correlationID: correlationID)
                     }
                     attempt += 1
                     continue
@@ -99,8 +95,15 @@ struct NativeAuthChannel: Sendable {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await configuration.transport.send(request)
+            // Raced against cancellation, so a transport that ignores it cannot hold a cancelled call.
+            let transport = configuration.transport
+            let exchange = Task { try await transport.send(request) }
+            (data, response) = try await CancellationRace.value(of: exchange, cancelsTask: true)
         } catch {
+            if ServerErrorMapping.isCancellation(error) {
+                let cancelled = ServerErrorMapping.cancelled(error, correlationID: correlationID)
+                return .failure(Failure(error: cancelled, notProcessed: false, permanent: true))
+            }
             let preSend: Set<URLError.Code> = [
                 .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed, .notConnectedToInternet,
             ]
@@ -121,6 +124,9 @@ struct NativeAuthChannel: Sendable {
         let retryAfter = RetryPolicy.parseRetryAfter(http.value(forHTTPHeaderField: "Retry-After"), now: configuration.clock())
         let answer = ServerErrorMapping.Answer(status: status, retryAfter: retryAfter, correlationID: correlationID)
         if (200..<300).contains(status) {
+            // An empty body is the whole answer of endpoints that return nothing (revocation,
+            // RFC 7009 § 2.2); callers that need members check for them.
+            if data.isEmpty { return .success((NativeAuthReply(), status)) }
             guard let reply = try? JSONDecoder().decode(NativeAuthReply.self, from: data) else {
                 return .failure(
                     Failure(

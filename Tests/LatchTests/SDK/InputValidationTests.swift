@@ -44,7 +44,7 @@ struct InputValidationTests {
         let env = try SDKTest.Environment()
         defer { env.stop() }
         let id = UUID()
-        let error = try await #require(throws: LatchError.self) { try await call.run(env.client(), correlationID: id) }
+        let error = try await #require(throws: LatchError.self) { try await call.run(try env.client(), correlationID: id) }
         SDKTest.expect(
             error, call.expected, status: nil, oauthError: nil, recovery: .correctInput, correlation: .flow(id))
         #expect(env.recorder.count == 0)

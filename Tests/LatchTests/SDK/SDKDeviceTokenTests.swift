@@ -78,7 +78,7 @@ struct SDKDeviceTokenTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/credentials.json"
         let email = SDKTest.email("filed")
-        _ = try await env.signedIn(env.client(store: FileCredentialStore(path: path)), email: email)
+        _ = try await env.signedIn(try env.client(store: FileCredentialStore(path: path)), email: email)
         let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
         #expect((document?["deviceTokens"] as? [String: String])?.count == 1)
 

@@ -54,7 +54,7 @@ struct TokenTests {
         let env = try SDKTest.Environment()
         defer { env.stop() }
         let store = InMemoryCredentialStore()
-        let signedIn = try await env.signedIn(env.client(store: store), email: SDKTest.email("store"))
+        let signedIn = try await env.signedIn(try env.client(store: store), email: SDKTest.email("store"))
         let before = env.recorder.count
         let other = try env.client(store: store)
         let account = try #require(try await other.accounts().first)

@@ -116,6 +116,19 @@ enum SDKTest {
 
         /// Server-side count of requests to a path ending in `suffix`.
         func serverCount(_ suffix: String) -> Int { server.faults.requestCount(path: suffix) }
+
+        /// Waits until the server has received `count` requests to a path ending in `suffix` (at
+        /// most `timeout` seconds), so a test can act while a delayed request is being answered.
+        func waitForServer(_ suffix: String, count: Int, timeout: Double = 10) async throws {
+            let deadline = Date().addingTimeInterval(timeout)
+            while serverCount(suffix) < count {
+                guard Date() < deadline else {
+                    Issue.record("the server saw \(serverCount(suffix)) requests to \(suffix), not \(count)")
+                    return
+                }
+                try await Task.sleep(nanoseconds: 5_000_000)
+            }
+        }
     }
 
     // MARK: - Unwrapping flow results
@@ -272,5 +285,37 @@ enum SDKTest {
         }
 
         deinit { close(descriptor) }
+    }
+}
+
+extension SDKTest {
+    /// A thread-safe counter for transports and callbacks.
+    final class Counter: Sendable {
+        private let count = Mutex(0)
+
+        func increment() { count.withLock { $0 += 1 } }
+        var value: Int { count.withLock { $0 } }
+    }
+}
+
+extension SDKTest.Environment {
+    /// A client of this server that checks its store for changes made elsewhere every 0.1 s.
+    func watchingClient(store: (any CredentialStore)? = nil, retryPolicy: RetryPolicy = SDKTest.fastRetries)
+        throws -> LatchClient
+    {
+        var configuration = configuration(store: store, retryPolicy: retryPolicy)
+        configuration.credentialStoreWatchInterval = 0.1
+        return try LatchClient(configuration: configuration)
+    }
+}
+
+extension SDKTest {
+    /// A thread-safe on/off switch, e.g. for a transport that fails only while it is on.
+    final class Switch: Sendable {
+        private let state = Mutex(false)
+
+        func turnOn() { state.withLock { $0 = true } }
+        func turnOff() { state.withLock { $0 = false } }
+        var isOn: Bool { state.withLock { $0 } }
     }
 }

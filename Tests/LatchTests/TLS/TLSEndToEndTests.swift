@@ -72,7 +72,8 @@
             let error = try await #require(throws: LatchError.self) {
                 try await client(server, transport: transport).signIn(username: email, password: SDKTest.password)
             }
-            #expect(Date().timeIntervalSince(started) < 20)
+            // A hang never ends; 60 s leaves room for a loaded 2-core machine running the whole suite.
+            #expect(Date().timeIntervalSince(started) < 60)
             #expect(error.code == .networkError, "\(error)")
             #expect(error.isRetryable)
             #expect((error.underlyingError as? URLError)?.code == .serverCertificateUntrusted, "\(error)")
