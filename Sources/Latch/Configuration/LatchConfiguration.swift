@@ -27,6 +27,10 @@ public struct LatchConfiguration: Sendable {
     public var clock: @Sendable () -> Date
     /// Scopes requested when a call names none.
     public var defaultScopes: [String]
+    /// How long, in seconds, an access token must stay valid for ``LatchClient/acquireTokenSilent(scopes:account:forceRefresh:correlationID:)``
+    /// to return it from the cache; one expiring sooner is refreshed first. Default 300 (5 minutes,
+    /// as MSAL and Firebase use); `0` uses a token until it expires. Negative values are refused.
+    public var minimumValidity: TimeInterval
 
     /// Creates a configuration with production defaults.
     public init(
@@ -34,7 +38,8 @@ public struct LatchConfiguration: Sendable {
         challengeTypes: [ChallengeType] = [.oob, .password], capabilities: [Capability] = [],
         credentialStore: (any CredentialStore)? = nil, retryPolicy: RetryPolicy = .default,
         logger: LatchLogger = .silent, transport: HTTPTransport = .urlSession,
-        clock: @escaping @Sendable () -> Date = { Date() }, defaultScopes: [String] = ["openid", "offline_access"]
+        clock: @escaping @Sendable () -> Date = { Date() }, defaultScopes: [String] = ["openid", "offline_access"],
+        minimumValidity: TimeInterval = 300
     ) {
         self.serverURL = serverURL
         self.tenant = tenant
@@ -47,6 +52,7 @@ public struct LatchConfiguration: Sendable {
         self.transport = transport
         self.clock = clock
         self.defaultScopes = defaultScopes
+        self.minimumValidity = minimumValidity
     }
 
     /// The platform's store: the Keychain on Apple platforms, the 0600 file elsewhere.
