@@ -66,7 +66,7 @@ let package = Package(
             name: "LatchServer",
             dependencies: ["LatchWire", "LatchHTTP", "LatchSQLite", "LatchCrypto"],
             swiftSettings: strictSettings),
-        .target(name: "LatchTesting", dependencies: ["LatchServer", "LatchHTTP"], swiftSettings: strictSettings),
+        .target(name: "LatchTesting", dependencies: ["Latch", "LatchServer", "LatchHTTP"], swiftSettings: strictSettings),
         .executableTarget(name: "latchd", dependencies: ["LatchServer"], swiftSettings: strictSettings),
 
         // MARK: - Tests
