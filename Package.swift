@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "LatchServer", targets: ["LatchServer"]),
         .library(name: "LatchTesting", targets: ["LatchTesting"]),
         .library(name: "Latch", targets: ["Latch"]),
+        .library(name: "LatchSDKTesting", targets: ["LatchSDKTesting"]),
         .library(name: "LatchCurl", targets: ["LatchCurl"]),
         .executable(name: "latch", targets: ["latch"]),
         .executable(name: "latchd", targets: ["latchd"]),
@@ -43,6 +44,8 @@ let package = Package(
 
         // MARK: - The SDK and its command-line client (Foundation only, so it builds for Apple platforms)
         .target(name: "Latch", dependencies: ["LatchWire"], swiftSettings: strictSettings),
+        // Test support for apps that needs no server: a scripted transport and preview values.
+        .target(name: "LatchSDKTesting", dependencies: ["Latch"], swiftSettings: strictSettings),
         .executableTarget(
             name: "latch", dependencies: ["Latch", .target(name: "LatchCurl", condition: .when(platforms: [.linux]))],
             swiftSettings: strictSettings),
@@ -79,7 +82,7 @@ let package = Package(
         .testTarget(
             name: "LatchTests",
             dependencies: [
-                "Latch", "LatchTesting", "LatchServer",
+                "Latch", "LatchTesting", "LatchServer", "LatchSDKTesting",
                 .target(name: "LatchCurl", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings),
