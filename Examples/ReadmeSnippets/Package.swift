@@ -21,7 +21,10 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "ReadmeSnippetsTests",
-            dependencies: [.product(name: "Latch", package: "Latch"), .product(name: "LatchTesting", package: "Latch")],
+            dependencies: [
+                .product(name: "Latch", package: "Latch"), .product(name: "LatchTesting", package: "Latch"),
+                .product(name: "LatchSDKTesting", package: "Latch"),
+            ],
             swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -11,4 +11,12 @@ public struct SignOutResult: Sendable {
     /// valid on the server until it expires. `nil` when it succeeded, was not asked for, or there
     /// was nothing to revoke (the session had already ended).
     public let revocationError: LatchError?
+
+    /// A result with these values (for stubs of ``LatchClientProtocol`` in app tests).
+    public init(account: LatchAccount, scope: SignOutScope, isRevokedOnServer: Bool, revocationError: LatchError?) {
+        self.account = account
+        self.scope = scope
+        self.isRevokedOnServer = isRevokedOnServer
+        self.revocationError = revocationError
+    }
 }

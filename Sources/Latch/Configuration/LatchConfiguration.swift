@@ -32,6 +32,10 @@ public struct LatchConfiguration: Sendable {
     /// ``LatchClient/authStateChanges`` or ``LatchClient/authEvents``. Each check is one
     /// ``CredentialStore/revision()`` call; the store is read only when it changed.
     public var credentialStoreWatchInterval: TimeInterval = 1
+    /// How long, in seconds, an access token must stay valid for ``LatchClient/acquireTokenSilent(scopes:account:forceRefresh:correlationID:)``
+    /// to return it from the cache; one expiring sooner is refreshed first. Default 300 (5 minutes,
+    /// as MSAL and Firebase use); `0` uses a token until it expires. Negative values are refused.
+    public var minimumValidity: TimeInterval
 
     /// Creates a configuration with production defaults.
     public init(
@@ -39,7 +43,8 @@ public struct LatchConfiguration: Sendable {
         challengeTypes: [ChallengeType] = [.oob, .password], capabilities: [Capability] = [],
         credentialStore: (any CredentialStore)? = nil, retryPolicy: RetryPolicy = .default,
         logger: LatchLogger = .silent, transport: HTTPTransport = .urlSession,
-        clock: @escaping @Sendable () -> Date = { Date() }, defaultScopes: [String] = ["openid", "offline_access"]
+        clock: @escaping @Sendable () -> Date = { Date() }, defaultScopes: [String] = ["openid", "offline_access"],
+        minimumValidity: TimeInterval = 300
     ) {
         self.serverURL = serverURL
         self.tenant = tenant
@@ -52,6 +57,7 @@ public struct LatchConfiguration: Sendable {
         self.transport = transport
         self.clock = clock
         self.defaultScopes = defaultScopes
+        self.minimumValidity = minimumValidity
     }
 
     /// The platform's store: the Keychain on Apple platforms, the 0600 file elsewhere.

@@ -8,9 +8,6 @@ import Foundation
 /// more. Every change it learns, its own or one another process made to the store, is published
 /// to ``authState``.
 final class TokenManager: Sendable {
-    /// Access tokens valid for less than this are refreshed first (MSAL and Firebase use 5 minutes).
-    static let expiryMargin: TimeInterval = 300
-
     let configuration: LatchConfiguration
     let channel: NativeAuthChannel
     /// Accounts by key; `nil` until first loaded from the store.
@@ -109,7 +106,7 @@ final class TokenManager: Sendable {
     {
         let key = key(for: account)
         let now = configuration.clock()
-        if !forceRefresh, let hit = results.withLock({ $0[key] }), Self.isFresh(hit, scopes: scopes, now: now) {
+        if !forceRefresh, let hit = results.withLock({ $0[key] }), isFresh(hit, scopes: scopes, now: now) {
             // The fast path makes no id unless the line is written.
             log(
                 "cache_hit", account, "expires_in=\(Int(hit.expiresOn.timeIntervalSince(now)))s",
@@ -137,8 +134,8 @@ final class TokenManager: Sendable {
         }
     }
 
-    private static func isFresh(_ result: LatchTokenResult, scopes: [String]?, now: Date) -> Bool {
-        guard result.expiresOn.timeIntervalSince(now) > expiryMargin else { return false }
+    private func isFresh(_ result: LatchTokenResult, scopes: [String]?, now: Date) -> Bool {
+        guard result.expiresOn.timeIntervalSince(now) > configuration.minimumValidity else { return false }
         guard let scopes else { return true }
         return scopes.allSatisfy(result.scopes.contains)
     }
@@ -158,7 +155,7 @@ final class TokenManager: Sendable {
     }
 
     private func usable(_ record: StoredAccount, scopes: [String]?, now: Date) -> LatchTokenResult? {
-        guard let expiry = record.accessTokenExpiresAt, expiry.timeIntervalSince(now) > Self.expiryMargin,
+        guard let expiry = record.accessTokenExpiresAt, expiry.timeIntervalSince(now) > configuration.minimumValidity,
             record.refreshToken != nil || record.accessToken != nil
         else { return nil }
         if let scopes, !Set(scopes).isSubset(of: Set(record.scopes)) { return nil }
@@ -434,7 +431,7 @@ final class TokenManager: Sendable {
     private func refreshReason(_ record: StoredAccount, scopes: [String]?, forceRefresh: Bool) -> String {
         if forceRefresh { return "forced" }
         guard let expiry = record.accessTokenExpiresAt, record.accessToken != nil else { return "no_access_token" }
-        if expiry.timeIntervalSince(configuration.clock()) <= Self.expiryMargin { return "expiring" }
+        if expiry.timeIntervalSince(configuration.clock()) <= configuration.minimumValidity { return "expiring" }
         return "scopes"
     }
 

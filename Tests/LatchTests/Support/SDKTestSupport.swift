@@ -94,11 +94,9 @@ enum SDKTest {
             challengeTypes: [LatchConfiguration.ChallengeType] = [.oob, .password], store: (any CredentialStore)? = nil,
             retryPolicy: RetryPolicy = SDKTest.fastRetries
         ) -> LatchConfiguration {
-            let clock = server.clock
-            return LatchConfiguration(
-                serverURL: URL(string: server.baseURL)!, tenant: tenant, clientID: clientID, challengeTypes: challengeTypes,
-                credentialStore: store ?? InMemoryCredentialStore(), retryPolicy: retryPolicy,
-                transport: recorder.transport, clock: { clock.now() })
+            server.makeConfiguration(
+                tenant: tenant, clientID: clientID, challengeTypes: challengeTypes, credentialStore: store,
+                retryPolicy: retryPolicy, transport: recorder.transport)
         }
 
         /// The newest code sent to `email`.

@@ -1,0 +1,15 @@
+import Foundation
+
+/// A value behind an `NSLock`, available on every platform the package declares.
+final class ScriptLock<Value>: @unchecked Sendable {  // `value` is only touched while `lock` is held
+    private var value: Value
+    private let lock = NSLock()
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
