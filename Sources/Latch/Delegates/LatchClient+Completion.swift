@@ -33,4 +33,14 @@ extension LatchClient {
     ) -> Task<Void, Never> {
         DelegateDispatch.run({ try await self.signOut(account: account) }, deliver: completion)
     }
+
+    /// ``signOut(account:scope:)`` with a completion handler: the result says whether the server
+    /// revoked the session too.
+    @discardableResult
+    public func signOut(
+        account: LatchAccount, scope: SignOutScope,
+        completion: @escaping @MainActor @Sendable (Result<SignOutResult, LatchError>) -> Void
+    ) -> Task<Void, Never> {
+        DelegateDispatch.run({ try await self.signOut(account: account, scope: scope) }, deliver: completion)
+    }
 }

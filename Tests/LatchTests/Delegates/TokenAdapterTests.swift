@@ -132,4 +132,17 @@ struct TokenAdapterTests {
         let none = await completion { client.accounts(completion: $0) }
         #expect(try none.get().isEmpty)
     }
+
+    @Test("completion handler of the scoped sign-out: .global revokes the session on the server")
+    func globalSignOutCompletion() async throws {
+        let env = try SDKTest.Environment()
+        defer { env.stop() }
+        let client = try env.client()
+        let signedIn = try await env.signedIn(client, email: SDKTest.email("completion-global"))
+        let outcome = await completion { client.signOut(account: signedIn.account, scope: .global, completion: $0) }
+        let result = try outcome.get()
+        #expect(result.isRevokedOnServer)
+        #expect(result.scope == .global)
+        #expect(try await client.accounts().isEmpty)
+    }
 }
