@@ -68,7 +68,7 @@ public final class ScriptedTransport: Sendable {
         var requests: [Request] = []
     }
 
-    private let state = ScriptLock(State())
+    private let state = Locked(State())
 
     /// Creates a transport with an empty script.
     public init() {}
