@@ -13,7 +13,7 @@ public struct AddressRange: Sendable, Equatable, CustomStringConvertible {
     /// Parses `text`; `nil` when it is not an address with an optional in-range prefix length.
     public init?(_ text: String) {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let bytes = Self.bytes(of: String(parts[0])) else { return nil }
+        guard let bytes = IPAddress.bytes(of: String(parts[0])) else { return nil }
         let bits = bytes.count * 8
         var length = bits
         if parts.count == 2 {
@@ -29,8 +29,12 @@ public struct AddressRange: Sendable, Equatable, CustomStringConvertible {
     /// Whether `address` (textual IPv4 or IPv6) lies in this range. An IPv4-mapped IPv6 address
     /// (`::ffff:10.0.0.1`) counts as its IPv4 address.
     public func contains(_ address: String) -> Bool {
-        guard let bytes = Self.bytes(of: address), bytes.count == network.count else { return false }
-        return Self.masked(bytes, prefixLength: prefixLength) == network
+        IPAddress.bytes(of: address).map(contains(bytes:)) ?? false
+    }
+
+    /// Whether the address with these 4 or 16 bytes (``IPAddress/bytes(of:)``) lies in this range.
+    func contains(bytes: [UInt8]) -> Bool {
+        bytes.count == network.count && Self.masked(bytes, prefixLength: prefixLength) == network
     }
 
     public var description: String {
@@ -38,17 +42,6 @@ public struct AddressRange: Sendable, Equatable, CustomStringConvertible {
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
         _ = network.withUnsafeBytes { inet_ntop(family, $0.baseAddress, &text, socklen_t(text.count)) }
         return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + "/\(prefixLength)"
-    }
-
-    /// The 4 or 16 bytes of a textual address; IPv4-mapped IPv6 gives its 4 IPv4 bytes.
-    static func bytes(of address: String) -> [UInt8]? {
-        var v4 = in_addr()
-        if inet_pton(AF_INET, address, &v4) == 1 { return withUnsafeBytes(of: &v4) { Array($0) } }
-        var v6 = in6_addr()
-        guard inet_pton(AF_INET6, address, &v6) == 1 else { return nil }
-        let bytes = withUnsafeBytes(of: &v6) { Array($0) }
-        if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xff, bytes[11] == 0xff { return Array(bytes[12...]) }
-        return bytes
     }
 
     private static func masked(_ bytes: [UInt8], prefixLength: Int) -> [UInt8] {

@@ -38,14 +38,16 @@ struct ClientAddressResolver: HTTPResponder {
             : forwarded.flatMap(Self.forwardedFor)
         var client = peer
         for hop in hops.reversed() {
-            guard let address = Self.address(hop) else { break }
+            guard let (address, bytes) = Self.address(hop) else { break }
             client = address
-            if !isTrusted(address) { break }
+            if !isTrusted(bytes) { break }
         }
         return client
     }
 
-    private func isTrusted(_ address: String) -> Bool { trusted.contains { $0.contains(address) } }
+    private func isTrusted(_ address: String) -> Bool { IPAddress.bytes(of: address).map(isTrusted) ?? false }
+
+    private func isTrusted(_ bytes: [UInt8]) -> Bool { trusted.contains { $0.contains(bytes: bytes) } }
 
     /// The `for=` values of a `Forwarded` field value, in order (RFC 7239 § 4).
     static func forwardedFor(_ value: String) -> [String] {
@@ -60,9 +62,9 @@ struct ClientAddressResolver: HTTPResponder {
         }
     }
 
-    /// The IP address of a hop (`192.0.2.1`, `192.0.2.1:4711`, `"[2001:db8::1]:4711"`, `2001:db8::1`),
-    /// or `nil` when it is none.
-    static func address(_ hop: String) -> String? {
+    /// The IP address of a hop (`192.0.2.1`, `192.0.2.1:4711`, `"[2001:db8::1]:4711"`, `2001:db8::1`)
+    /// with its bytes, parsed once, or `nil` when it is none.
+    static func address(_ hop: String) -> (String, [UInt8])? {
         var text = Substring(hop)
         if text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 { text = text.dropFirst().dropLast() }
         if text.hasPrefix("[") {
@@ -72,7 +74,7 @@ struct ClientAddressResolver: HTTPResponder {
             text = text.prefix { $0 != ":" }
         }
         let candidate = String(text)
-        return AddressRange.bytes(of: candidate) == nil ? nil : candidate
+        return IPAddress.bytes(of: candidate).map { (candidate, $0) }
     }
 
     private static func trimmed(_ text: Substring) -> String {

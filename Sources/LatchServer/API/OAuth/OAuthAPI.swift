@@ -83,7 +83,6 @@ final class OAuthAPI: Sendable {
                 return ErrorObject.response(
                     400, "unsupported_token_type", "token_type_hint is refresh_token or access_token.")
             }
-            try services.limiter.admit(.tokenRequests, context)
             try services.tokens.revoke(context: context, token: form["token"], hint: hint)
             return HTTPResponse(status: 200, headers: HTTPHeaders([("Cache-Control", "no-store")]), body: [])
         }

@@ -18,11 +18,14 @@ extension TokenService {
     ///
     /// An unknown, malformed or already revoked token is no error (§ 2.2: the client cannot act
     /// on it). The `hint` only orders the look-ups (§ 2.1: the server may ignore it).
+    /// Each request takes from the source's token-request bucket.
     /// - Throws: ``AuthFailure/missingParameter(_:)`` without a token,
+    ///   ``AuthFailure/tooManyAttempts(retryAfter:)`` when the source is over its limit,
     ///   ``AuthFailure/unauthorizedClient(_:)`` for a token issued to another client of the tenant
     ///   (§ 2.1: the server verifies the token was issued to the requesting client).
     public func revoke(context: ClientContext, token: String?, hint: TokenTypeHint?) throws {
         guard let token, !token.isEmpty else { throw AuthFailure.missingParameter(.token) }
+        try limiter?.admit(.tokenRequests, context)
         guard token.utf8.count <= 8192 else { return }
         let sessionID: String?
         if hint == .accessToken {
