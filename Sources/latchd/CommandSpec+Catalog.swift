@@ -26,7 +26,7 @@ extension CommandSpec {
             .valued("idle-timeout", "SECONDS", "Longest silence on a connection, as between requests (default 30)."),
             .valued(
                 "trusted-proxy", "CIDR",
-                "A reverse proxy whose Forwarded/X-Forwarded-For names the client (repeatable; default none).",
+                "A reverse proxy whose Forwarded/X-Forwarded-For names the client (default none).",
                 repeatable: true),
             .flag("dev", "Development mode: the latch-dev client exists and codes are logged."),
             .flag("emulator", "Firebase emulator endpoints (not available yet; runs as --dev)."),
