@@ -2,7 +2,7 @@
 SWIFT ?= swift
 ARGS ?= --dev
 
-.PHONY: run test build lint format bench bench-sdk deps clean
+.PHONY: run test build lint format bench bench-sdk deps clean readme-examples
 
 deps:
 	@scripts/install-deps.sh
@@ -12,10 +12,16 @@ run: deps
 	$(SWIFT) build -c release --product latchd
 	.build/release/latchd serve $(ARGS)
 
-## Build once (with tests) and run the whole suite.
+## Build once (with tests) and run the whole suite, then the README's examples.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel --num-workers 2
+	$(MAKE) readme-examples
+
+## Compile the README's Swift examples, and run its test examples, in Examples/ReadmeSnippets, a
+## package that depends on this one.
+readme-examples:
+	SWIFT=$(SWIFT) scripts/readme-snippets.sh
 
 build: deps
 	$(SWIFT) build

@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "LatchServer", targets: ["LatchServer"]),
         .library(name: "LatchTesting", targets: ["LatchTesting"]),
         .library(name: "Latch", targets: ["Latch"]),
+        .library(name: "LatchObservation", targets: ["LatchObservation"]),
+        .library(name: "LatchSDKTesting", targets: ["LatchSDKTesting"]),
         .library(name: "LatchCurl", targets: ["LatchCurl"]),
         .executable(name: "latch", targets: ["latch"]),
         .executable(name: "latchd", targets: ["latchd"]),
@@ -43,6 +45,10 @@ let package = Package(
 
         // MARK: - The SDK and its command-line client (Foundation only, so it builds for Apple platforms)
         .target(name: "Latch", dependencies: ["LatchWire"], swiftSettings: strictSettings),
+        // An @Observable auth-state model for SwiftUI, apart so the core needs only Foundation.
+        .target(name: "LatchObservation", dependencies: ["Latch"], swiftSettings: strictSettings),
+        // Test support for apps that needs no server: a scripted transport and preview values.
+        .target(name: "LatchSDKTesting", dependencies: ["Latch"], swiftSettings: strictSettings),
         .executableTarget(
             name: "latch", dependencies: ["Latch", .target(name: "LatchCurl", condition: .when(platforms: [.linux]))],
             swiftSettings: strictSettings),
@@ -66,7 +72,7 @@ let package = Package(
             name: "LatchServer",
             dependencies: ["LatchWire", "LatchHTTP", "LatchSQLite", "LatchCrypto"],
             swiftSettings: strictSettings),
-        .target(name: "LatchTesting", dependencies: ["LatchServer", "LatchHTTP"], swiftSettings: strictSettings),
+        .target(name: "LatchTesting", dependencies: ["Latch", "LatchServer", "LatchHTTP"], swiftSettings: strictSettings),
         .executableTarget(name: "latchd", dependencies: ["LatchServer"], swiftSettings: strictSettings),
 
         // MARK: - Tests
@@ -79,7 +85,7 @@ let package = Package(
         .testTarget(
             name: "LatchTests",
             dependencies: [
-                "Latch", "LatchTesting", "LatchServer",
+                "Latch", "LatchObservation", "LatchTesting", "LatchServer", "LatchSDKTesting",
                 .target(name: "LatchCurl", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings),

@@ -30,7 +30,7 @@ enum LatchBench {
         let transport = HTTPTransport { _ in
             fatalError("a cache hit must not reach the network")
         }
-        let client = LatchClient(
+        let client = try LatchClient(
             configuration: LatchConfiguration(
                 serverURL: server, clientID: "bench", credentialStore: store, retryPolicy: .none, transport: transport))
         guard let account = try await client.accounts().first else { fatalError("no account") }

@@ -15,8 +15,11 @@ public struct HTTPRequest: Sendable {
     public var headers: HTTPHeaders
     /// The request body (after any chunked transfer coding was removed, RFC 9112 §7.1).
     public var body: [UInt8]
-    /// The peer's IP address (`"127.0.0.1"`, `"::1"`), or `""` if unknown.
+    /// The client's IP address (`"127.0.0.1"`, `"::1"`), or `""` if unknown: the socket peer, or,
+    /// when the peer is a trusted proxy, the client address it forwarded.
     public var remoteAddress: String
+    /// The socket peer's IP address, whatever ``remoteAddress`` was resolved to.
+    public var peerAddress: String
     /// The server-generated id of this request, echoed as `x-request-id`.
     public var requestID: String
     /// The client's `client-request-id` header (the MSAL correlation header), if it was present and
@@ -46,6 +49,7 @@ public struct HTTPRequest: Sendable {
         self.headers = headers
         self.body = body
         self.remoteAddress = remoteAddress
+        self.peerAddress = remoteAddress
         self.requestID = requestID
         let clientRequestID = Self.saneClientRequestID(headers["client-request-id"])
         self.clientRequestID = clientRequestID

@@ -103,6 +103,20 @@ public final class SQLiteDatabase: Sendable {
         }
     }
 
+    /// Copies the write-ahead log into the database file now, as far as no reader still needs its
+    /// frames, without waiting for anyone (`PRAGMA wal_checkpoint(PASSIVE)`,
+    /// https://sqlite.org/pragma.html#pragma_wal_checkpoint). Afterwards the file holds the pages
+    /// of the latest commits, so content a migration erased (with `secure_delete`) does not linger
+    /// in the file's older page images until the next automatic checkpoint.
+    /// - Returns: whether every frame of the log was copied.
+    @discardableResult
+    public func checkpoint() throws -> Bool {
+        try writer.withExclusiveConnection { connection in
+            guard let row = try connection.queryOne("PRAGMA wal_checkpoint(PASSIVE)") else { return false }
+            return row.int("busy") == 0 && row.int("log") == row.int("checkpointed")
+        }
+    }
+
     /// Waits for queued and running writes and lent readers, then closes every connection.
     /// Idempotent; later `read`/`write` calls throw `SQLITE_MISUSE`.
     public func close() {

@@ -1,6 +1,5 @@
 import Foundation
 import LatchServer
-import Synchronization
 
 /// Makes chosen routes of a test server misbehave (429 with `Retry-After`, 5xx, latency) and counts
 /// every request the server receives, faulted or not, so a test can prove what did and did not
@@ -25,7 +24,7 @@ public final class FaultInjector: RequestInterceptor {
         var requests: [(method: String, path: String)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = TestLock(State())
     private let clock: any ServerClock
 
     /// Creates an injector with no rules; `clock` stamps the `timestamp` of injected errors.

@@ -47,12 +47,22 @@ public final class LatchTestServer: Sendable {
     /// The default tenant name.
     public let tenant = "default"
 
-    private init(app: LatchServerApp, mode: Mode, clock: TestClock, dataDirectory: String, faults: FaultInjector) {
+    /// The configuration the server started with, for ``startAgain()``.
+    private let configuration: LatchServerConfiguration
+    /// The port bound at start (``Mode/live``), kept for ``startAgain()``.
+    private let boundPort: Int
+
+    private init(
+        app: LatchServerApp, mode: Mode, clock: TestClock, dataDirectory: String, faults: FaultInjector,
+        configuration: LatchServerConfiguration
+    ) {
         self.app = app
         self.mode = mode
         self.clock = clock
         self.dataDirectory = dataDirectory
         self.faults = faults
+        self.configuration = configuration
+        boundPort = app.port
     }
 
     /// Starts a server in development mode with a fresh temporary database: listening on
@@ -80,7 +90,28 @@ public final class LatchTestServer: Sendable {
         configure(&configuration)
         let app = try LatchServerApp(configuration: configuration)
         try app.start(listening: mode == .live)
-        return LatchTestServer(app: app, mode: mode, clock: clock, dataDirectory: directory, faults: faults)
+        return LatchTestServer(
+            app: app, mode: mode, clock: clock, dataDirectory: directory, faults: faults, configuration: configuration)
+    }
+
+    /// Starts a new server on this one's data directory, port (``Mode/live``), clock and fault
+    /// injector, after ``stop(keepingData:)`` with `keepingData: true`: the same server coming back
+    /// after an outage, so a client that kept its URL reaches it again with the same accounts and
+    /// sessions.
+    ///
+    /// ```swift
+    /// server.stop(keepingData: true)      // clients now get connection refused
+    /// let back = try server.startAgain()  // same URL, same users, same refresh tokens
+    /// defer { back.stop() }
+    /// ```
+    public func startAgain() throws -> LatchTestServer {
+        var configuration = configuration
+        if mode == .live { configuration.port = boundPort }
+        let app = try LatchServerApp(configuration: configuration)
+        try app.start(listening: mode == .live)
+        return LatchTestServer(
+            app: app, mode: mode, clock: clock, dataDirectory: dataDirectory, faults: faults,
+            configuration: configuration)
     }
 
     /// Answers a request without a socket, as the listening server would (either mode).
@@ -104,10 +135,33 @@ public final class LatchTestServer: Sendable {
             status: response.status, headers: fields, body: method.uppercased() == "HEAD" ? [] : response.body)
     }
 
+    /// ``handle(method:target:headers:body:remoteAddress:)`` from async code: the request runs on a
+    /// Dispatch thread, not on the caller's, so a test that sends many requests (each may wait on a
+    /// disk write or a password hash) never holds one of Swift concurrency's few cooperative
+    /// threads, which every other test running in parallel shares.
+    public func send(
+        method: String, target: String, headers: [(String, String)] = [], body: [UInt8] = [],
+        remoteAddress: String = "127.0.0.1"
+    ) async -> InProcessResponse {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(
+                    returning: self.handle(
+                        method: method, target: target, headers: headers, body: body, remoteAddress: remoteAddress))
+            }
+        }
+    }
+
     /// Stops the server and deletes its data.
     public func stop() {
+        stop(keepingData: false)
+    }
+
+    /// Stops the server; with `keepingData`, leaves its data directory for ``startAgain()`` (the
+    /// restarted server's ``stop()`` deletes it).
+    public func stop(keepingData: Bool) {
         app.shutdown(timeout: 5)
-        try? FileManager.default.removeItem(atPath: dataDirectory)
+        if !keepingData { try? FileManager.default.removeItem(atPath: dataDirectory) }
     }
 
     /// Outbox messages to `recipient` in `tenant`, newest first.
@@ -127,6 +181,13 @@ public final class LatchTestServer: Sendable {
         let tenant = try app.services.admin.createTenant(name: name, settings: settings)
         try app.services.admin.createClient(tenant: tenant, id: clientID, name: clientID)
         return name
+    }
+
+    /// Changes the settings of `tenant` and applies them at once (the directory cache is cleared),
+    /// e.g. `server.updateTenant { $0.rateLimits = .off }` for a test that drives one source hard.
+    public func updateTenant(_ tenant: String = "default", _ change: (inout TenantSettings) -> Void) throws {
+        try app.services.admin.updateTenant(named: tenant, change)
+        app.services.directory.invalidate()
     }
 
     /// Creates a verified user in `tenant`.

@@ -1,16 +1,15 @@
 import Foundation
 import LatchServer
-import Synchronization
 
 /// A clock tests move by hand, so expiry (codes, continuation tokens, refresh sessions) is tested
 /// instantly.
 public final class TestClock: ServerClock {
-    private let current: Mutex<Date>
+    private let current: TestLock<Date>
 
     /// Starts at `start` (default: the real time now, truncated to a whole second, so issued JWTs
     /// are valid for real verifiers and second-resolution timestamps compare exactly).
     public init(start: Date = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))) {
-        current = Mutex(start)
+        current = TestLock(start)
     }
 
     /// The clock's instant.

@@ -7,8 +7,9 @@ import Latch
 
 /// Where `latch` connects and where it keeps tokens, resolved from (highest precedence first) the
 /// command-line options, the environment (`LATCH_SERVER`, `LATCH_TENANT`, `LATCH_CLIENT_ID`,
-/// `LATCH_CACHE`), the config file (`--config FILE`, else `$XDG_CONFIG_HOME/latch/config.json` or
-/// `~/.config/latch/config.json`, a JSON object with `server`, `tenant` and `client_id`), and the
+/// `LATCH_MINIMUM_VALIDITY`, `LATCH_CACHE`), the config file (`--config FILE`, else
+/// `$XDG_CONFIG_HOME/latch/config.json` or `~/.config/latch/config.json`, a JSON object with
+/// `server`, `tenant`, `client_id` and `minimum_validity`: the SDK's ``LatchSettings`` keys), and the
 /// development defaults `http://127.0.0.1:8080`, `default`, `latch-dev`. Certificate authorities
 /// come from `--ca-file FILE` only; see ``transport`` for how they are used.
 struct ClientSettings: Sendable {
@@ -24,6 +25,9 @@ struct ClientSettings: Sendable {
     /// (`--ca-file FILE`, an absolute path, checked to be a readable file); `nil` when not given.
     /// Only on Linux, where LatchCurl can use it: elsewhere `--ca-file` is a usage error.
     let certificateAuthorityFile: String?
+    /// Seconds a cached access token must stay valid (`minimum_validity`, `LATCH_MINIMUM_VALIDITY`);
+    /// `nil` for the SDK's default.
+    let minimumValidity: TimeInterval?
 
     /// The default server origin.
     static let defaultServer = "http://127.0.0.1:8080"
@@ -32,35 +36,29 @@ struct ClientSettings: Sendable {
     /// The default client id.
     static let defaultClientID = "latch-dev"
 
-    /// The members of the config file.
-    private struct ConfigFile: Decodable {
-        var server: String?
-        var tenant: String?
-        var clientID: String?
-
-        enum CodingKeys: String, CodingKey {
-            case server, tenant
-            case clientID = "client_id"
-        }
-    }
-
-    /// Resolves the settings.
+    /// Resolves the settings through the SDK's loader (``LatchSettings``), so the CLI and apps read
+    /// the same keys; a tenant URL as `latchd` prints it (`http://127.0.0.1:8080/default`) is split
+    /// into server and tenant.
     /// - Throws: ``UsageError`` for an unreadable or malformed config file, or an invalid server URL.
     init(options: CommandLineOptions, environment: [String: String]) throws {
-        func env(_ name: String) -> String? {
-            guard let value = environment[name], !value.isEmpty else { return nil }
-            return value
+        let resolved: (serverURL: URL, tenant: String)
+        let settings: LatchSettings
+        do {
+            let defaults = LatchSettings(server: Self.defaultServer, clientID: Self.defaultClientID)
+            let file = try Self.readConfig(explicit: options.config, environment: environment)
+            settings = defaults.overriding(file ?? LatchSettings())
+                .overriding(try LatchSettings.environment(environment))
+                .overriding(LatchSettings(server: options.server, tenant: options.tenant, clientID: options.clientID))
+            resolved = try settings.resolvedServer()
+        } catch let error as LatchError {
+            throw UsageError(error.message)
         }
-        let file = try Self.readConfig(explicit: options.config, environment: environment)
-        let server = options.server ?? env("LATCH_SERVER") ?? file?.server ?? Self.defaultServer
-        guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-            url.host != nil
-        else { throw UsageError("invalid server URL '\(server)'; expected e.g. \(Self.defaultServer)") }
-        serverURL = url
-        tenant = options.tenant ?? env("LATCH_TENANT") ?? file?.tenant ?? Self.defaultTenant
-        clientID = options.clientID ?? env("LATCH_CLIENT_ID") ?? file?.clientID ?? Self.defaultClientID
-        guard !tenant.isEmpty, !clientID.isEmpty else { throw UsageError("the tenant and client id must not be empty") }
-        if let cache = options.cache ?? env("LATCH_CACHE") {
+        serverURL = resolved.serverURL
+        tenant = resolved.tenant
+        clientID = settings.clientID ?? Self.defaultClientID
+        minimumValidity = settings.minimumValidity
+        guard !clientID.isEmpty else { throw UsageError("the tenant and client id must not be empty") }
+        if let cache = options.cache ?? environment["LATCH_CACHE"].flatMap({ $0.isEmpty ? nil : $0 }) {
             cachePath = cache.hasPrefix("/") ? cache : FileManager.default.currentDirectoryPath + "/" + cache
         } else {
             cachePath = FileCredentialStore.defaultPath(environment: environment)
@@ -90,9 +88,11 @@ struct ClientSettings: Sendable {
     /// The SDK configuration for these settings, with a file credential store at ``cachePath`` and
     /// ``transport``.
     func configuration() -> LatchConfiguration {
-        LatchConfiguration(
+        var configuration = LatchConfiguration(
             serverURL: serverURL, tenant: tenant, clientID: clientID,
             credentialStore: FileCredentialStore(path: cachePath), transport: transport)
+        if let minimumValidity { configuration.minimumValidity = minimumValidity }
+        return configuration
     }
 
     /// How requests are sent: with `--ca-file`, through libcurl (``CurlHTTPClient``), which trusts
@@ -114,7 +114,8 @@ struct ClientSettings: Sendable {
         return text
     }
 
-    private static func readConfig(explicit: String?, environment: [String: String]) throws -> ConfigFile? {
+    /// The config file's settings: `explicit` when given, else the default path when it exists.
+    private static func readConfig(explicit: String?, environment: [String: String]) throws -> LatchSettings? {
         let path: String
         if let explicit {
             path = explicit
@@ -128,13 +129,6 @@ struct ClientSettings: Sendable {
             path = configHome + "/latch/config.json"
             guard FileManager.default.fileExists(atPath: path) else { return nil }
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw UsageError("cannot read config file \(path)")
-        }
-        do {
-            return try JSONDecoder().decode(ConfigFile.self, from: data)
-        } catch {
-            throw UsageError("config file \(path) is not a JSON object with \"server\", \"tenant\", \"client_id\" strings")
-        }
+        return try LatchSettings.contentsOfFile(path)
     }
 }

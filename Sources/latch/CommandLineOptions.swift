@@ -32,6 +32,8 @@ struct CommandLineOptions: Sendable {
     var scopes: [String] = []
     /// `--force-refresh`.
     var forceRefresh = false
+    /// `--global`: sign out on the server too.
+    var signOutGlobally = false
     /// `--attribute NAME=VALUE`, repeatable.
     var attributes: [String: String] = [:]
 
@@ -49,7 +51,7 @@ struct CommandLineOptions: Sendable {
     static let globalValueOptions: Set<String> = ["--server", "--tenant", "--client-id", "--config", "--cache", "--ca-file"]
     private static let valueOptions: Set<String> =
         globalValueOptions.union(["--email", "--account", "--scope", "--attribute"])
-    private static let flags: Set<String> = ["--json", "--help", "-h", "--password-stdin", "--force-refresh"]
+    private static let flags: Set<String> = ["--json", "--help", "-h", "--password-stdin", "--force-refresh", "--global"]
 
     /// Parses `arguments` (without the program name).
     /// - Throws: ``UsageError`` for an unknown subcommand or option, a missing value, or an option
@@ -164,6 +166,7 @@ struct CommandLineOptions: Sendable {
         case "--json": json = true
         case "--help", "-h": help = true
         case "--password-stdin": passwordFromStandardInput = true
+        case "--global": signOutGlobally = true
         default: forceRefresh = true
         }
     }

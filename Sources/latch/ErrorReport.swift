@@ -59,12 +59,12 @@ struct ErrorReport: Sendable {
         case .correctInput: "correct_input"
         case .resendCode: "resend_code"
         case .restartFlow: "restart_flow"
-        case .resetPassword: "reset_password"
         case .signInAgain: "sign_in_again"
         case .useBrowser: "use_browser"
         case .signInInstead: "sign_in_instead"
         case .signUpInstead: "sign_up_instead"
         case .checkCredentialStore: "check_credential_store"
+        @unknown default: "unknown"
         }
     }
 

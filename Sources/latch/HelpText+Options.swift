@@ -19,7 +19,10 @@ extension HelpText {
     static let globalOptions: [Option] = [
         Option(
             name: "--server", value: "URL",
-            summary: "Server origin (env LATCH_SERVER; default \(ClientSettings.defaultServer))."),
+            summary: """
+                Server origin, or the tenant URL latchd prints (…/default)
+                (env LATCH_SERVER; default \(ClientSettings.defaultServer)).
+                """),
         Option(name: "--tenant", value: "T", summary: "Tenant (env LATCH_TENANT; default \(ClientSettings.defaultTenant))."),
         Option(
             name: "--client-id", value: "ID",
@@ -27,8 +30,9 @@ extension HelpText {
         Option(
             name: "--config", value: "FILE",
             summary: """
-                JSON file {"server": ..., "tenant": ..., "client_id": ...}
-                (default $XDG_CONFIG_HOME/latch/config.json or ~/.config/latch/config.json).
+                JSON file {"server": ..., "tenant": ..., "client_id": ..., "minimum_validity": seconds}
+                (default $XDG_CONFIG_HOME/latch/config.json or ~/.config/latch/config.json);
+                env LATCH_MINIMUM_VALIDITY overrides "minimum_validity".
                 Options beat the environment, which beats the file.
                 """),
         Option(
@@ -63,6 +67,7 @@ extension HelpText {
             summary: "Request scope S (repeatable; default openid offline_access)."),
         Option(name: "--attribute", value: "K=V", repeatable: true, summary: "A user attribute (repeatable)."),
         Option(name: "--force-refresh", summary: "Refresh even when the cached token is still valid."),
+        Option(name: "--global", summary: "Also revoke the session on the server (RFC 7009 token revocation)."),
     ]
 
     /// `rows` as two aligned columns under a two-space indent, the second at column 21 or right of

@@ -27,6 +27,7 @@ enum HelpText {
               --account EMAIL    The account (default: the only one, else the most recently used).
               --scope S          token only: request scope S (repeatable).
               --force-refresh    token only: refresh even when the cached token is still valid.
+              --global           signout only: also revoke the session on the server.
 
             Run 'latch SUBCOMMAND --help' (or -h) for one subcommand; help signs in, sends and
             writes nothing.

@@ -19,7 +19,7 @@ enum LatchCommand {
             }
             let settings = try ClientSettings(options: options, environment: environment)
             let context = CommandContext(
-                options: options, settings: settings, client: LatchClient(configuration: settings.configuration()),
+                options: options, settings: settings, client: try LatchClient(configuration: settings.configuration()),
                 prompter: Prompter(options: options, environment: environment), output: OutputPrinter(json: options.json))
             do {
                 try await execute(subcommand, context)

@@ -10,14 +10,25 @@ struct ResetPasswordCommand: Sendable {
     func run() async throws {
         let prompter = context.prompter
         let email = try prompter.email(preset: context.options.email).value
-        guard case .codeRequired(let codeState) = try await context.client.resetPassword(username: email) else { return }
-        let passwordState = try await context.submitting({ try prompter.code(sentTo: codeState.delivery.sentTo) }) {
-            try await codeState.submitCode($0)
+        var step = try await context.client.resetPassword(username: email)
+        while true {
+            switch step {
+            case .codeRequired(let state):
+                step = try await context.submitting({ try prompter.code(sentTo: state.delivery.sentTo) }) {
+                    try await state.submitCode($0)
+                }
+            case .passwordRequired(let state):
+                step = try await context.submitting({ try prompter.password("New password", confirm: true) }) {
+                    try await state.submitPassword($0)
+                }
+            case .passwordReset(let finished):
+                let signIn = try await finished.signIn(scopes: context.options.requestedScopes)
+                try await SignInCommand(context: context).complete(signIn, flow: "reset_password")
+                return
+            @unknown default:
+                throw LatchError(
+                    code: .browserRequired, message: "The password reset needs a step this version of latch cannot do.")
+            }
         }
-        let finished = try await context.submitting({ try prompter.password("New password", confirm: true) }) {
-            try await passwordState.submitPassword($0)
-        }
-        let result = try await finished.signIn(scopes: context.options.requestedScopes)
-        context.output.signedIn(result, flow: "reset_password")
     }
 }

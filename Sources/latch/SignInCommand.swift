@@ -8,19 +8,30 @@ struct SignInCommand: Sendable {
 
     /// Runs the sign-in.
     func run() async throws {
+        let email = try context.prompter.email(preset: context.options.email).value
+        try await complete(
+            try await context.client.signIn(username: email, scopes: context.options.requestedScopes), flow: "signin")
+    }
+
+    /// Answers each step of a sign-in (this one, or the one that ends a sign-up or reset) until it
+    /// completes, and prints the result.
+    func complete(_ first: SignInStep, flow: String) async throws {
         let prompter = context.prompter
-        let email = try prompter.email(preset: context.options.email).value
-        let result: LatchTokenResult
-        switch try await context.client.signIn(username: email, scopes: context.options.requestedScopes) {
-        case .completed(let finished):
-            result = finished
-        case .passwordRequired(let state):
-            result = try await context.submitting({ try prompter.password() }) { try await state.submitPassword($0) }
-        case .codeRequired(let state):
-            result = try await context.submitting({ try prompter.code(sentTo: state.delivery.sentTo) }) {
-                try await state.submitCode($0)
+        var step = first
+        while true {
+            switch step {
+            case .completed(let result):
+                context.output.signedIn(result, flow: flow)
+                return
+            case .passwordRequired(let state):
+                step = try await context.submitting({ try prompter.password() }) { try await state.submitPassword($0) }
+            case .codeRequired(let state):
+                step = try await context.submitting({ try prompter.code(sentTo: state.delivery.sentTo) }) {
+                    try await state.submitCode($0)
+                }
+            @unknown default:
+                throw LatchError(code: .browserRequired, message: "The sign-in needs a step this version of latch cannot do.")
             }
         }
-        context.output.signedIn(result, flow: "signin")
     }
 }

@@ -1,5 +1,4 @@
 import Latch
-import LatchWire
 
 /// `latch signup`: asks for the e-mail address and a password, then the code sent to the address,
 /// then any attributes the tenant requires (`--attribute NAME=VALUE` answers them up front), and
@@ -13,18 +12,18 @@ struct SignUpCommand: Sendable {
         let prompter = context.prompter
         let email = try prompter.email(preset: context.options.email).value
         let attributes = context.options.attributes
-        let start = try await context.submitting({ try prompter.password(confirm: true) }) { password in
+        var step = try await context.submitting({ try prompter.password(confirm: true) }) { password in
             try await context.client.signUp(username: email, password: password, attributes: attributes)
-        }
-        guard case .codeRequired(let codeState) = start else { return }
-        var step = try await context.submitting({ try prompter.code(sentTo: codeState.delivery.sentTo) }) {
-            try await codeState.submitCode($0)
         }
         while true {
             switch step {
-            case .completed(let finished):
-                let result = try await finished.signIn(scopes: context.options.requestedScopes)
-                context.output.signedIn(result, flow: "signup")
+            case .codeRequired(let state):
+                step = try await context.submitting({ try prompter.code(sentTo: state.delivery.sentTo) }) {
+                    try await state.submitCode($0)
+                }
+            case .accountCreated(let finished):
+                let signIn = try await finished.signIn(scopes: context.options.requestedScopes)
+                try await SignInCommand(context: context).complete(signIn, flow: "signup")
                 return
             case .passwordRequired(let state):
                 step = try await context.submitting({ try prompter.password(confirm: true) }) {
@@ -37,10 +36,12 @@ struct SignUpCommand: Sendable {
                         values[attribute.name] = preset
                     } else {
                         let answer = try prompter.text(attribute.name).value
-                        if !answer.isEmpty || attribute.required { values[attribute.name] = answer }
+                        if !answer.isEmpty || attribute.isRequired { values[attribute.name] = answer }
                     }
                 }
                 step = try await state.submitAttributes(values)
+            @unknown default:
+                throw LatchError(code: .browserRequired, message: "The sign-up needs a step this version of latch cannot do.")
             }
         }
     }

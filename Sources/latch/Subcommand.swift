@@ -27,7 +27,7 @@ enum Subcommand: String, CaseIterable, Sendable {
         case .token: "Print an access token for the account, refreshing it silently when needed."
         case .whoami: "Print the claims of the account's ID token."
         case .accounts: "List stored accounts and their session state."
-        case .signout: "Remove the account and its tokens from this machine."
+        case .signout: "Remove the account and its tokens from this machine (--global: and end the\nsession on the server)."
         case .help: "Show the help, or the help of SUBCOMMAND."
         }
     }
@@ -38,7 +38,8 @@ enum Subcommand: String, CaseIterable, Sendable {
         case .signup: ["--email", "--password-stdin", "--scope", "--attribute"]
         case .signin, .resetPassword: ["--email", "--password-stdin", "--scope"]
         case .token: ["--account", "--scope", "--force-refresh"]
-        case .whoami, .signout: ["--account"]
+        case .whoami: ["--account"]
+        case .signout: ["--account", "--global"]
         case .accounts, .help: []
         }
     }

@@ -2,8 +2,8 @@ import Foundation
 import LatchCrypto
 import LatchServer
 
-/// The `latchd` admin subcommands: tenants, clients, users, keys, outbox and audit, run against the
-/// data directory directly (they work while the server runs).
+/// The `latchd` admin subcommands: tenants, clients, users, keys, admin tokens, outbox and audit,
+/// run against the data directory directly (they work while the server runs).
 enum AdminCommands {
     /// Runs `command` (one of the admin commands of ``CommandSpec/all``) with its parsed `arguments`.
     /// - Throws: ``UsageError`` for a missing or malformed value, checked before the data directory
@@ -20,15 +20,26 @@ enum AdminCommands {
             settings.enumerationProtection = arguments.flag("enumeration-protection")
             settings.passwordRequiredOnSignUp = arguments.flag("require-password")
             settings.requiredAttributes = arguments.values("require-attribute").map { AttributeDefinition(name: $0) }
-            if let grace = arguments.value("refresh-grace-seconds") {
-                guard let seconds = Int(grace), (0...300).contains(seconds) else {
-                    throw UsageError("option '--refresh-grace-seconds' is 0 to 300, not '\(grace)'")
-                }
-                settings.refreshReuseGraceSeconds = seconds
-            }
+            try applyChangeableSettings(arguments, to: &settings)
             try withConsole(arguments) { admin in
                 let tenant = try admin.createTenant(name: name, settings: settings)
                 print("created tenant \(tenant.name) (id \(tenant.id))")
+            }
+        case "tenant update":
+            guard let name = arguments.operands.first else { throw UsageError("'tenant update' needs a NAME") }
+            var changes = TenantSettings()
+            try applyChangeableSettings(arguments, to: &changes)
+            let grace = arguments.value("refresh-grace-seconds") != nil
+            let limits = try rateLimits(arguments)
+            try withConsole(arguments) { admin in
+                let tenant = try admin.updateTenant(named: name) { settings in
+                    if grace { settings.refreshReuseGraceSeconds = changes.refreshReuseGraceSeconds }
+                    for (kind, limit) in limits { settings.rateLimits[kind] = limit }
+                }
+                print("updated tenant \(tenant.name)")
+                for kind in RateLimitKind.allCases {
+                    print("rate limit \(kind.rawValue): \(tenant.settings.rateLimits[kind].description) per source")
+                }
             }
         case "tenant list":
             try withConsole(arguments) { admin in
@@ -93,13 +104,50 @@ enum AdminCommands {
                 print("revoked signing key \(kid): no longer published or accepted; tokens it signed stop working")
                 print("signing key now: \(signer.id) (\(signer.algorithm))")
             }
+        case "admin-token create":
+            guard let name = arguments.value("tenant") else { throw UsageError("'admin-token create' needs '--tenant T'") }
+            let label = arguments.value("name") ?? ""
+            guard label.count <= AdminToken.maximumLabelLength else {
+                throw UsageError("option '--name' is at most \(AdminToken.maximumLabelLength) characters")
+            }
+            try withConsole(arguments) { admin in
+                let tenant = try admin.tenant(named: name)
+                let (token, secret) = try admin.createAdminToken(tenant: tenant, label: label)
+                // The secret alone on standard output, so `TOKEN=$(latchd admin-token create ...)` works.
+                FileHandleOutput.standardError(
+                    "created admin token \(token.id) for tenant \(tenant.name); it is shown once, only its hash is kept\n")
+                print(secret)
+            }
+        case "admin-token list":
+            try withConsole(arguments) { admin in
+                let names = Dictionary(try admin.tenants().map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+                let only = try arguments.value("tenant").map { try admin.tenant(named: $0) }
+                for token in try admin.adminTokens(tenant: only) {
+                    let state = token.revokedAt.map { "revoked \(iso($0))" } ?? "active"
+                    print(
+                        "\(token.id)\ttenant=\(names[token.tenantID] ?? token.tenantID)\tcreated \(iso(token.createdAt))"
+                            + "\tlast used \(token.lastUsedAt.map(iso) ?? "never")\t\(state)\t\(TerminalText.escaped(token.label))"
+                    )
+                }
+            }
+        case "admin-token revoke":
+            guard let id = arguments.operands.first else { throw UsageError("'admin-token revoke' needs the ID to revoke") }
+            try withConsole(arguments) { admin in
+                let (token, revokedNow) = try admin.revokeAdminToken(id: id)
+                if revokedNow {
+                    print("revoked admin token \(token.id): it opens nothing from the next request on, in running servers too")
+                } else {
+                    print("admin token \(token.id) was revoked already (\(token.revokedAt.map(iso) ?? "earlier"))")
+                }
+            }
         case "outbox":
             try withConsole(arguments) { admin in
                 let tenant = arguments.value("tenant").map { try? admin.tenant(named: $0) } ?? nil
                 let messages = try admin.outbox(
                     tenant: tenant, recipient: arguments.value("to"), limit: limit ?? 10, revealCodes: arguments.flag("dev"))
                 for message in messages {
-                    let state = message.deliveredAt == nil ? "pending" : "delivered"
+                    let state =
+                        message.deliveredAt != nil ? "delivered" : message.abandonedAt != nil ? "abandoned" : "pending"
                     print(
                         "\(iso(message.createdAt))\tto=\(TerminalText.escaped(message.recipient))\tcode=\(message.code ?? "-")"
                             + "\t\(state)\t\(TerminalText.escaped(message.subject))"
@@ -118,6 +166,33 @@ enum AdminCommands {
             throw UsageError("unknown command '\(command.name)'")
         }
         return 0
+    }
+
+    /// Applies the settings both `tenant create` and `tenant update` take: `--refresh-grace-seconds`
+    /// and `--rate-limit`.
+    private static func applyChangeableSettings(_ arguments: Arguments, to settings: inout TenantSettings) throws {
+        if let grace = arguments.value("refresh-grace-seconds") {
+            guard let seconds = Int(grace), (0...300).contains(seconds) else {
+                throw UsageError("option '--refresh-grace-seconds' is 0 to 300, not '\(grace)'")
+            }
+            settings.refreshReuseGraceSeconds = seconds
+        }
+        for (kind, limit) in try rateLimits(arguments) { settings.rateLimits[kind] = limit }
+    }
+
+    /// The `--rate-limit KIND=N/PERIOD` values, in order.
+    private static func rateLimits(_ arguments: Arguments) throws -> [(RateLimitKind, RateLimit)] {
+        try arguments.values("rate-limit").map { value in
+            let parts = value.split(separator: "=", maxSplits: 1)
+            let name = parts.first.map { $0.replacingOccurrences(of: "-", with: "_") } ?? ""
+            guard parts.count == 2, let kind = RateLimitKind(rawValue: name), let limit = RateLimit(parsing: String(parts[1]))
+            else {
+                throw UsageError(
+                    "option '--rate-limit' expects KIND=N/PERIOD (KIND flow-starts, code-sends, password-attempts or "
+                        + "token-requests; PERIOD like 300, 5m or 1h), not '\(value)'")
+            }
+            return (kind, limit)
+        }
     }
 
     /// Runs `body` with the admin console over `--data-dir` (default `./latch-data`), closed afterwards.

@@ -24,6 +24,10 @@ extension CommandSpec {
             .valued(
                 "header-timeout", "SECONDS", "Time a client has to send a request, head and body (default 10)."),
             .valued("idle-timeout", "SECONDS", "Longest silence on a connection, as between requests (default 30)."),
+            .valued(
+                "trusted-proxy", "CIDR",
+                "A reverse proxy whose Forwarded/X-Forwarded-For names the client (default none).",
+                repeatable: true),
             .flag("dev", "Development mode: the latch-dev client exists and codes are logged."),
             .flag("emulator", "Firebase emulator endpoints (not available yet; runs as --dev)."),
             .flag("tls", "With --dev: serve HTTPS with a local development CA made once in the data directory."),
@@ -44,6 +48,25 @@ extension CommandSpec {
             .valued(
                 "refresh-grace-seconds", "N",
                 "Re-exchange a rotated refresh token whose successor is unused within N seconds (0 to 300; default 5)."),
+            .valued(
+                "rate-limit", "KIND=N/PERIOD",
+                "Per-source limit, e.g. flow-starts=30/5m; KIND is flow-starts, code-sends, password-attempts or "
+                    + "token-requests; N=0 turns it off (repeatable).", repeatable: true),
+            dataDirectory,
+        ])
+
+    /// `latchd tenant update`.
+    static let tenantUpdate = CommandSpec(
+        words: ["tenant", "update"], operands: ["NAME"],
+        summary: "Change the settings of tenant NAME; running servers apply them within 2 seconds.",
+        options: [
+            .valued(
+                "refresh-grace-seconds", "N",
+                "Re-exchange a rotated refresh token whose successor is unused within N seconds (0 to 300)."),
+            .valued(
+                "rate-limit", "KIND=N/PERIOD",
+                "Per-source limit, e.g. flow-starts=30/5m; KIND is flow-starts, code-sends, password-attempts or "
+                    + "token-requests; N=0 turns it off (repeatable).", repeatable: true),
             dataDirectory,
         ])
 
@@ -124,10 +147,34 @@ extension CommandSpec {
         summary: "Print the latest audit events of a tenant, newest first.",
         options: [tenant, .valued("limit", "N", "At most N events (default 20)."), dataDirectory])
 
+    /// `latchd admin-token create`.
+    static let adminTokenCreate = CommandSpec(
+        words: ["admin-token", "create"],
+        summary:
+            "Make a bearer token for the admin endpoints of tenant T only, and print it: it is shown once, "
+            + "only its SHA-256 is kept.",
+        options: [
+            .valued("tenant", "T", "The one tenant whose /T/admin/* endpoints the token opens.", required: true),
+            .valued("name", "LABEL", "A label to tell tokens apart in 'admin-token list' (at most 100 characters)."),
+            dataDirectory,
+        ])
+
+    /// `latchd admin-token list`.
+    static let adminTokenList = CommandSpec(
+        words: ["admin-token", "list"],
+        summary: "List the scoped admin tokens, oldest first: id, tenant, created, last used, state, label (never the secret).",
+        options: [.valued("tenant", "T", "Only the tokens of tenant T (default: every tenant)."), dataDirectory])
+
+    /// `latchd admin-token revoke`.
+    static let adminTokenRevoke = CommandSpec(
+        words: ["admin-token", "revoke"], operands: ["ID"],
+        summary: "Revoke the scoped admin token ID: it opens nothing from the next request on, in running servers too.",
+        options: [dataDirectory])
+
     /// Every command, in the order the help lists them.
     static let all: [CommandSpec] = [
-        serve, tenantCreate, tenantList, clientCreate, clientList, userCreate, userList, keysList, keysRotate, keysRevoke, outbox,
-        audit,
+        serve, tenantCreate, tenantUpdate, tenantList, clientCreate, clientList, userCreate, userList, keysList, keysRotate,
+        keysRevoke, adminTokenCreate, adminTokenList, adminTokenRevoke, outbox, audit,
     ]
 
     /// The commands whose first word is `group`.

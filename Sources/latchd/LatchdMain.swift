@@ -82,6 +82,8 @@ enum LatchdMain {
         case .invalidParameter(.clientID): "client ids are 1-128 of A-Z, a-z, 0-9, '-', '_' and '.'"
         case .invalidParameter(.email): "not an e-mail address"
         case .invalidParameter(.keyID): "the tenant has no such signing key (see latchd keys list)"
+        case .invalidParameter(.adminTokenID): "no such admin token (see latchd admin-token list)"
+        case .invalidParameter(.adminTokenLabel): "admin token labels are at most \(AdminToken.maximumLabelLength) characters"
         case .missingParameter(let parameter), .invalidParameter(let parameter): "\(parameter.rawValue) is missing or not valid"
         case .passwordPolicy(let violation): violation.explanation
         default: "\(failure)"

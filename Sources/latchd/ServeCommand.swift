@@ -19,6 +19,7 @@ enum ServeCommand {
         if let url = options.publicURL { configuration.publicURL = url }
         if options.development || options.emulator { configuration.development = true }
         if let threads = options.httpThreads { configuration.httpThreads = threads }
+        if !options.trustedProxies.isEmpty { configuration.trustedProxies = options.trustedProxies }
         try applyConnectionLimits(options, to: &configuration)
         if options.durability == .normal { configuration.durable = false }
         if options.emulator {

@@ -43,21 +43,20 @@ struct ServeOptions: Sendable {
     var headerTimeoutSeconds: Int?
     /// `--idle-timeout SECONDS`, a positive number.
     var idleTimeoutSeconds: Int?
+    /// `--trusted-proxy CIDR`, repeatable: proxies whose forwarding headers name the client.
+    var trustedProxies: [AddressRange] = []
     /// `--dev`.
     var development = false
     /// `--emulator` (the Firebase emulator endpoints; runs as `--dev` until they exist).
     var emulator = false
-    /// `--tls`: serve HTTPS. Parsed and kept here only: the server does not serve TLS yet, and
-    /// ``ServeCommand`` warns and serves plain HTTP. To be wired to the server configuration.
+    /// `--tls`: with `--dev`, serve HTTPS with the development CA in the data directory.
     var tls = false
-    /// `--tls-cert FILE`: the PEM certificate chain to serve HTTPS with. Given together with
-    /// ``tlsKeyFile`` or not at all. Parsed and kept here only, to be wired to the server configuration.
+    /// `--tls-cert FILE`: the PEM certificate chain to serve HTTPS with; given together with
+    /// ``tlsKeyFile`` or not at all.
     var tlsCertificateFile: String?
-    /// `--tls-key FILE`: the PEM private key of ``tlsCertificateFile``. Given together with it or not
-    /// at all. Parsed and kept here only, to be wired to the server configuration.
+    /// `--tls-key FILE`: the PEM private key of ``tlsCertificateFile``; given together with it or not at all.
     var tlsKeyFile: String?
-    /// `--log-format text|json`; `nil` when not given (text). Parsed and kept here only: the server
-    /// logs text, and ``ServeCommand`` warns when `json` is asked for. To be wired to the server configuration.
+    /// `--log-format text|json`; `nil` when not given (text).
     var logFormat: LogFormat?
 
     /// The defaults: nothing given.
@@ -100,6 +99,12 @@ struct ServeOptions: Sendable {
         idleTimeoutSeconds = try Self.positiveNumber("idle-timeout", in: arguments)
         if let perAddress = maxConnectionsPerAddress, let total = maxConnections, perAddress > total {
             throw UsageError("option '--max-connections-per-ip' (\(perAddress)) must not exceed --max-connections (\(total))")
+        }
+        trustedProxies = try arguments.values("trusted-proxy").map { value in
+            guard let range = AddressRange(value) else {
+                throw UsageError("option '--trusted-proxy' expects an address or CIDR prefix, not '\(value)'")
+            }
+            return range
         }
         development = arguments.flag("dev")
         emulator = arguments.flag("emulator")

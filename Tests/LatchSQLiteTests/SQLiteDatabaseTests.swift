@@ -49,6 +49,23 @@ import Testing
         }
     }
 
+    @Test func checkpointCopiesTheLogIntoTheFile() throws {
+        try withDatabase(schema: Self.schema) { db, dir in
+            try db.write { try $0.run("INSERT INTO items (name) VALUES ('checkpointed-value')") }
+            let file = { FileManager.default.contents(atPath: dir.path("test.db")) ?? Data() }
+            #expect(file().range(of: Data("checkpointed-value".utf8)) == nil, "committed into the log only")
+            #expect(try db.checkpoint())
+            #expect(file().range(of: Data("checkpointed-value".utf8)) != nil)
+            // A reader's snapshot keeps newer frames in the log; the checkpoint does not wait for it.
+            try db.read { c in
+                _ = try c.query("SELECT * FROM items")
+                try db.write { try $0.run("INSERT INTO items (name) VALUES ('later')") }
+                #expect(try db.checkpoint() == false)
+            }
+            #expect(try db.checkpoint())
+        }
+    }
+
     @Test func filesAreOwnerOnly() throws {
         try withDatabase(schema: Self.schema) { db, dir in
             try db.write { try $0.run("INSERT INTO items (name) VALUES ('x')") }

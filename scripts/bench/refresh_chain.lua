@@ -29,7 +29,8 @@ function request()
     pool_empty = pool_empty + 1
     token = "pool-empty"
   end
-  return wrk.format(nil, nil, nil,
+  return wrk.format(nil, nil, { ["Content-Type"] = "application/x-www-form-urlencoded",
+      ["X-Forwarded-For"] = C.forwarded_for() },
     "client_id=" .. client .. "&grant_type=refresh_token&refresh_token=" .. C.urlencode(token))
 end
 

@@ -25,7 +25,8 @@ function init(args)
 end
 
 local function post(path, body)
-  return wrk.format("POST", prefix .. path, { ["Content-Type"] = "application/x-www-form-urlencoded" }, body)
+  return wrk.format("POST", prefix .. path,
+    { ["Content-Type"] = "application/x-www-form-urlencoded", ["X-Forwarded-For"] = C.forwarded_for() }, body)
 end
 
 function request()

@@ -1,5 +1,4 @@
 import Foundation
-import LatchWire
 
 /// Everything a ``LatchClient`` needs: where the server is, who the app is, what it can do, and the
 /// injectable pieces (credential store, retry policy, logger, transport, clock).
@@ -11,8 +10,10 @@ public struct LatchConfiguration: Sendable {
     /// The app's client id.
     public var clientID: String
     /// The challenge types the app can handle; `redirect` is always added (native-auth protocol).
+    /// ``LatchClient/init(configuration:)`` refuses one outside ``ChallengeType/supported``.
     public var challengeTypes: [ChallengeType]
-    /// Flows the app can finish natively beyond sign-in (`mfa_required`, `registration_required`).
+    /// Flows the app can finish natively beyond sign-in; ``LatchClient/init(configuration:)``
+    /// refuses one outside ``Capability/supported``.
     public var capabilities: [Capability]
     /// Where tokens are kept.
     public var credentialStore: any CredentialStore
@@ -26,6 +27,15 @@ public struct LatchConfiguration: Sendable {
     public var clock: @Sendable () -> Date
     /// Scopes requested when a call names none.
     public var defaultScopes: [String]
+    /// How often, in seconds, the credential store is checked for changes made elsewhere (another
+    /// client or process sharing it signed in, refreshed or signed out) while anyone observes
+    /// ``LatchClient/authStateChanges`` or ``LatchClient/authEvents``. Each check is one
+    /// ``CredentialStore/revision()`` call; the store is read only when it changed.
+    public var credentialStoreWatchInterval: TimeInterval = 1
+    /// How long, in seconds, an access token must stay valid for ``LatchClient/acquireTokenSilent(scopes:account:forceRefresh:correlationID:)``
+    /// to return it from the cache; one expiring sooner is refreshed first. Default 300 (5 minutes,
+    /// as MSAL and Firebase use); `0` uses a token until it expires. Negative values are refused.
+    public var minimumValidity: TimeInterval
 
     /// Creates a configuration with production defaults.
     public init(
@@ -33,7 +43,8 @@ public struct LatchConfiguration: Sendable {
         challengeTypes: [ChallengeType] = [.oob, .password], capabilities: [Capability] = [],
         credentialStore: (any CredentialStore)? = nil, retryPolicy: RetryPolicy = .default,
         logger: LatchLogger = .silent, transport: HTTPTransport = .urlSession,
-        clock: @escaping @Sendable () -> Date = { Date() }, defaultScopes: [String] = ["openid", "offline_access"]
+        clock: @escaping @Sendable () -> Date = { Date() }, defaultScopes: [String] = ["openid", "offline_access"],
+        minimumValidity: TimeInterval = 300
     ) {
         self.serverURL = serverURL
         self.tenant = tenant
@@ -46,6 +57,7 @@ public struct LatchConfiguration: Sendable {
         self.transport = transport
         self.clock = clock
         self.defaultScopes = defaultScopes
+        self.minimumValidity = minimumValidity
     }
 
     /// The platform's store: the Keychain on Apple platforms, the 0600 file elsewhere.

@@ -25,15 +25,17 @@ enum DelegateDispatch {
     /// on success (or `failed` if the delegate lacks it), `failed` on error.
     @discardableResult
     static func signInAfterFlow(
-        _ operation: @escaping @Sendable () async throws -> LatchTokenResult, delegate: any OnSignInCompletedDelegate,
+        _ operation: @escaping @Sendable () async throws -> SignInStep, delegate: any OnSignInCompletedDelegate,
         failed: @escaping @MainActor @Sendable (LatchError) -> Void
     ) -> Task<Void, Never> {
         run(operation) { outcome in
             switch outcome {
-            case .success(let result):
+            case .success(.completed(let result)):
                 DelegateCallback.deliver(DelegateCallback.signInCompleted, fallback: failed) {
                     delegate.onSignInCompleted(result: result)
                 }
+            case .success(let step):
+                failed(.unexpectedStep(step))
             case .failure(let error):
                 failed(error)
             }
@@ -92,9 +94,11 @@ extension LatchError {
         LatchError(code: .internal, message: "\(method) not implemented by the delegate.")
     }
 
-    /// An answer the step's delegate has no callback for.
-    static func unexpectedStep(_ what: String) -> LatchError {
-        LatchError(code: .unexpectedResponse, message: "The server unexpectedly asked for \(what).")
+    /// A step the delegate protocol of the call has no callback for (``FlowStepOutcome/outcomeName`` names it).
+    static func unexpectedStep(_ step: some FlowStepOutcome) -> LatchError {
+        LatchError(
+            code: .unexpectedResponse,
+            message: "The server answered with the step '\(step.outcomeName)', which this delegate has no callback for.")
     }
 
     /// Whether the state whose call failed can be used again — MSAL then passes it as `newState`.

@@ -1,5 +1,4 @@
 import Foundation
-import LatchWire
 
 /// The attributes callback the sign-up step delegates share: MSAL's optional
 /// `onSignUpAttributesRequired(attributes:newState:)`.
@@ -13,12 +12,12 @@ public protocol OnSignUpAttributesRequiredDelegate: AnyObject, Sendable {
     /// The tenant needs these attributes; submit them with
     /// ``SignUpAttributesRequiredState/submitAttributes(_:delegate:)``.
     /// Mirrors MSAL's `onSignUpAttributesRequired(attributes:newState:)`.
-    func onSignUpAttributesRequired(attributes: [RequiredAttribute], newState: SignUpAttributesRequiredState)
+    func onSignUpAttributesRequired(attributes: [LatchRequiredAttribute], newState: SignUpAttributesRequiredState)
 }
 
 extension OnSignUpAttributesRequiredDelegate {
     /// Routes to the calling protocol's error callback (not implemented).
-    public func onSignUpAttributesRequired(attributes: [RequiredAttribute], newState: SignUpAttributesRequiredState) {
+    public func onSignUpAttributesRequired(attributes: [LatchRequiredAttribute], newState: SignUpAttributesRequiredState) {
         DelegateCallback.notImplemented(DelegateCallback.signUpAttributesRequired)
     }
 }

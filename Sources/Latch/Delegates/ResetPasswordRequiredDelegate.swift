@@ -32,8 +32,10 @@ extension ResetPasswordRequiredState {
             try await self.submitPassword(newPassword)
         } deliver: { outcome in
             switch outcome {
-            case .success(let next):
+            case .success(.passwordReset(let next)):
                 delegate.onResetPasswordCompleted(newState: next)
+            case .success(let step):
+                delegate.onResetPasswordRequiredError(error: .unexpectedStep(step), newState: nil)
             case .failure(let error):
                 delegate.onResetPasswordRequiredError(error: error, newState: error.leavesStateUsable ? self : nil)
             }

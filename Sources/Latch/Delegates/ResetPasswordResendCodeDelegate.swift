@@ -39,7 +39,7 @@ extension ResetPasswordCodeRequiredState {
             switch outcome {
             case .success(let next):
                 delegate.onResetPasswordResendCodeRequired(
-                    newState: next, sentTo: next.delivery.sentTo, channelTargetType: next.delivery.channelTargetType,
+                    newState: next, sentTo: next.delivery.sentTo, channelTargetType: next.delivery.channel,
                     codeLength: next.delivery.codeLength)
             case .failure(let error):
                 delegate.onResetPasswordResendCodeError(error: error, newState: error.leavesStateUsable ? self : nil)

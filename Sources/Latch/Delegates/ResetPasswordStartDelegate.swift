@@ -27,20 +27,25 @@ extension ResetPasswordStartDelegate {
 }
 
 extension LatchClient {
-    /// Starts a password reset and reports to `delegate` on the main actor; see ``resetPassword(username:)``.
+    /// Starts a password reset and reports to `delegate` on the main actor; see
+    /// ``resetPassword(username:correlationID:)``.
     /// Mirrors MSAL's `resetPassword(username:delegate:)`.
     /// - Returns: the running work; cancelling it ends in ``LatchError/Code/userCanceled``. The
     ///   delegate is held until its callback has run.
     @discardableResult
-    public func resetPassword(username: String, delegate: any ResetPasswordStartDelegate) -> Task<Void, Never> {
+    public func resetPassword(
+        username: String, correlationID: UUID? = nil, delegate: any ResetPasswordStartDelegate
+    ) -> Task<Void, Never> {
         DelegateDispatch.run {
-            try await self.resetPassword(username: username)
+            try await self.resetPassword(username: username, correlationID: correlationID)
         } deliver: { outcome in
             switch outcome {
             case .success(.codeRequired(let state)):
                 delegate.onResetPasswordCodeRequired(
                     newState: state, sentTo: state.delivery.sentTo,
-                    channelTargetType: state.delivery.channelTargetType, codeLength: state.delivery.codeLength)
+                    channelTargetType: state.delivery.channel, codeLength: state.delivery.codeLength)
+            case .success(let step):
+                delegate.onResetPasswordStartError(error: .unexpectedStep(step))
             case .failure(let error):
                 delegate.onResetPasswordStartError(error: error)
             }

@@ -34,8 +34,10 @@ extension ResetPasswordCodeRequiredState {
             try await self.submitCode(code)
         } deliver: { outcome in
             switch outcome {
-            case .success(let next):
+            case .success(.passwordRequired(let next)):
                 delegate.onPasswordRequired(newState: next)
+            case .success(let step):
+                delegate.onResetPasswordVerifyCodeError(error: .unexpectedStep(step), newState: nil)
             case .failure(let error):
                 delegate.onResetPasswordVerifyCodeError(error: error, newState: error.leavesStateUsable ? self : nil)
             }

@@ -20,13 +20,15 @@ extension SignInPasswordRequiredState {
             try await self.submitPassword(password)
         } deliver: { outcome in
             switch outcome {
-            case .success(let result):
+            case .success(.completed(let result)):
                 DelegateCallback.deliver(
                     DelegateCallback.signInCompleted,
                     fallback: { delegate.onSignInPasswordRequiredError(error: $0, newState: nil) }
                 ) {
                     delegate.onSignInCompleted(result: result)
                 }
+            case .success(let step):
+                delegate.onSignInPasswordRequiredError(error: .unexpectedStep(step), newState: nil)
             case .failure(let error):
                 delegate.onSignInPasswordRequiredError(error: error, newState: error.leavesStateUsable ? self : nil)
             }

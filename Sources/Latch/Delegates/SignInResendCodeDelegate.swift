@@ -39,7 +39,7 @@ extension SignInCodeRequiredState {
             switch outcome {
             case .success(let next):
                 delegate.onSignInResendCodeCodeRequired(
-                    newState: next, sentTo: next.delivery.sentTo, channelTargetType: next.delivery.channelTargetType,
+                    newState: next, sentTo: next.delivery.sentTo, channelTargetType: next.delivery.channel,
                     codeLength: next.delivery.codeLength)
             case .failure(let error):
                 delegate.onSignInResendCodeError(error: error, newState: error.leavesStateUsable ? self : nil)

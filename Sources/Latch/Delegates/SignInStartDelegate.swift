@@ -39,16 +39,17 @@ extension SignInStartDelegate {
 
 extension LatchClient {
     /// Starts a sign-in and reports to `delegate` on the main actor; see
-    /// ``signIn(username:password:scopes:)`` for the parameters.
+    /// ``signIn(username:password:scopes:correlationID:)`` for the parameters.
     /// Mirrors MSAL's `signIn(username:password:scopes:delegate:)`.
     /// - Returns: the running work; cancelling it ends in ``LatchError/Code/userCanceled``. The
     ///   delegate is held until its callback has run.
     @discardableResult
     public func signIn(
-        username: String, password: String? = nil, scopes: [String]? = nil, delegate: any SignInStartDelegate
+        username: String, password: String? = nil, scopes: [String]? = nil, correlationID: UUID? = nil,
+        delegate: any SignInStartDelegate
     ) -> Task<Void, Never> {
         DelegateDispatch.run {
-            try await self.signIn(username: username, password: password, scopes: scopes)
+            try await self.signIn(username: username, password: password, scopes: scopes, correlationID: correlationID)
         } deliver: { outcome in
             switch outcome {
             case .success(.completed(let result)):
@@ -60,7 +61,7 @@ extension LatchClient {
             case .success(.codeRequired(let state)):
                 delegate.onSignInCodeRequired(
                     newState: state, sentTo: state.delivery.sentTo,
-                    channelTargetType: state.delivery.channelTargetType, codeLength: state.delivery.codeLength)
+                    channelTargetType: state.delivery.channel, codeLength: state.delivery.codeLength)
             case .success(.passwordRequired(let state)):
                 delegate.onSignInPasswordRequired(newState: state)
             case .failure(let error):

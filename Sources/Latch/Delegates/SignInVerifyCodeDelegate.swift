@@ -20,13 +20,15 @@ extension SignInCodeRequiredState {
             try await self.submitCode(code)
         } deliver: { outcome in
             switch outcome {
-            case .success(let result):
+            case .success(.completed(let result)):
                 DelegateCallback.deliver(
                     DelegateCallback.signInCompleted,
                     fallback: { delegate.onSignInVerifyCodeError(error: $0, newState: nil) }
                 ) {
                     delegate.onSignInCompleted(result: result)
                 }
+            case .success(let step):
+                delegate.onSignInVerifyCodeError(error: .unexpectedStep(step), newState: nil)
             case .failure(let error):
                 delegate.onSignInVerifyCodeError(error: error, newState: error.leavesStateUsable ? self : nil)
             }

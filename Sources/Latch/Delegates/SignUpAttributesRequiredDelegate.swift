@@ -36,7 +36,7 @@ extension SignUpAttributesRequiredState {
         } deliver: { outcome in
             let fallback: @MainActor (LatchError) -> Void = { delegate.onSignUpAttributesRequiredError(error: $0) }
             switch outcome {
-            case .success(.completed(let next)):
+            case .success(.accountCreated(let next)):
                 DelegateCallback.deliver(DelegateCallback.signUpCompleted, fallback: fallback) {
                     delegate.onSignUpCompleted(newState: next)
                 }
@@ -44,8 +44,8 @@ extension SignUpAttributesRequiredState {
                 DelegateCallback.deliver(DelegateCallback.signUpAttributesRequired, fallback: fallback) {
                     delegate.onSignUpAttributesRequired(attributes: required, newState: next)
                 }
-            case .success(.passwordRequired):
-                delegate.onSignUpAttributesRequiredError(error: .unexpectedStep("a password"))
+            case .success(let step):
+                delegate.onSignUpAttributesRequiredError(error: .unexpectedStep(step))
             case .failure(let error) where error.code == .invalidAttributes:
                 delegate.onSignUpAttributesInvalid(attributeNames: error.invalidAttributes, newState: self)
             case .failure(let error):

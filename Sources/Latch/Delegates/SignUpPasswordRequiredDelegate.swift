@@ -24,7 +24,7 @@ extension SignUpPasswordRequiredState {
                 delegate.onSignUpPasswordRequiredError(error: $0, newState: nil)
             }
             switch outcome {
-            case .success(.completed(let next)):
+            case .success(.accountCreated(let next)):
                 DelegateCallback.deliver(DelegateCallback.signUpCompleted, fallback: fallback) {
                     delegate.onSignUpCompleted(newState: next)
                 }
@@ -33,7 +33,9 @@ extension SignUpPasswordRequiredState {
                     delegate.onSignUpAttributesRequired(attributes: required, newState: next)
                 }
             case .success(.passwordRequired(let next)):
-                delegate.onSignUpPasswordRequiredError(error: .unexpectedStep("another password"), newState: next)
+                delegate.onSignUpPasswordRequiredError(error: .unexpectedStep(SignUpStep.passwordRequired(next)), newState: next)
+            case .success(.codeRequired(let next)):
+                delegate.onSignUpPasswordRequiredError(error: .unexpectedStep(SignUpStep.codeRequired(next)), newState: nil)
             case .failure(let error):
                 delegate.onSignUpPasswordRequiredError(error: error, newState: error.leavesStateUsable ? self : nil)
             }

@@ -37,23 +37,25 @@ extension SignUpStartDelegate {
 
 extension LatchClient {
     /// Starts a sign-up and reports to `delegate` on the main actor; see
-    /// ``signUp(username:password:attributes:)`` for the parameters.
+    /// ``signUp(username:password:attributes:correlationID:)`` for the parameters.
     /// Mirrors MSAL's `signUp(username:password:attributes:delegate:)`.
     /// - Returns: the running work; cancelling it ends in ``LatchError/Code/userCanceled``. The
     ///   delegate is held until its callback has run.
     @discardableResult
     public func signUp(
-        username: String, password: String? = nil, attributes: [String: String] = [:],
+        username: String, password: String? = nil, attributes: [String: String] = [:], correlationID: UUID? = nil,
         delegate: any SignUpStartDelegate
     ) -> Task<Void, Never> {
         DelegateDispatch.run {
-            try await self.signUp(username: username, password: password, attributes: attributes)
+            try await self.signUp(username: username, password: password, attributes: attributes, correlationID: correlationID)
         } deliver: { outcome in
             switch outcome {
             case .success(.codeRequired(let state)):
                 delegate.onSignUpCodeRequired(
                     newState: state, sentTo: state.delivery.sentTo,
-                    channelTargetType: state.delivery.channelTargetType, codeLength: state.delivery.codeLength)
+                    channelTargetType: state.delivery.channel, codeLength: state.delivery.codeLength)
+            case .success(let step):
+                delegate.onSignUpStartError(error: .unexpectedStep(step))
             case .failure(let error) where error.code == .invalidAttributes:
                 delegate.onSignUpAttributesInvalid(attributeNames: error.invalidAttributes)
             case .failure(let error):

@@ -35,7 +35,7 @@ extension SignUpCodeRequiredState {
         } deliver: { outcome in
             let fallback: @MainActor (LatchError) -> Void = { delegate.onSignUpVerifyCodeError(error: $0, newState: nil) }
             switch outcome {
-            case .success(.completed(let next)):
+            case .success(.accountCreated(let next)):
                 DelegateCallback.deliver(DelegateCallback.signUpCompleted, fallback: fallback) {
                     delegate.onSignUpCompleted(newState: next)
                 }
@@ -45,6 +45,8 @@ extension SignUpCodeRequiredState {
                 DelegateCallback.deliver(DelegateCallback.signUpAttributesRequired, fallback: fallback) {
                     delegate.onSignUpAttributesRequired(attributes: required, newState: next)
                 }
+            case .success(.codeRequired(let next)):
+                delegate.onSignUpVerifyCodeError(error: .unexpectedStep(SignUpStep.codeRequired(next)), newState: nil)
             case .failure(let error):
                 delegate.onSignUpVerifyCodeError(error: error, newState: error.leavesStateUsable ? self : nil)
             }

@@ -1,5 +1,6 @@
 import Foundation
-import LatchWire
+
+internal import LatchWire
 
 /// The one error type of the Latch SDK.
 ///
@@ -29,8 +30,10 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
     public let underlyingError: (any Error)?
     /// How long to wait before retrying (from `Retry-After`, RFC 9110 § 10.2.3), when the server said.
     public let retryAfter: TimeInterval?
-    /// The correlation id of the request (`client-request-id`), for support.
-    public let correlationID: String?
+    /// The correlation id of the flow the error belongs to: the `client-request-id` its requests
+    /// carried (or the id the server answered with), also when the error was raised before any
+    /// request. Quote it to support; the server logs it with every request.
+    public internal(set) var correlationID: String?
     /// The HTTP status of the server's answer, when there was one.
     public let httpStatus: Int?
     /// The OAuth `error` value (RFC 6749 § 5.2), when the server sent one.
@@ -41,8 +44,9 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
     public let serverErrorCodes: [Int]
     /// Attributes the server found invalid (``Code/invalidAttributes``).
     public let invalidAttributes: [String]
-    /// A claims challenge to pass to the next sign-in, when the server asked for one.
-    public let claims: String?
+    /// A claims challenge (OpenID Connect Core § 5.5 `claims` request) to pass to the next sign-in,
+    /// when the server asked for one. Not the claims of a token: those are ``LatchAccount/claims``.
+    public let claimsChallenge: String?
     /// The flow's next continuation token, when the answer carried one (internal: flow states use it).
     var continuationToken: String?
     /// Attributes the server still requires (internal: becomes a sign-up state).
@@ -53,7 +57,7 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
         code: Code, message: String, failureReason: String? = nil, underlyingError: (any Error)? = nil,
         retryAfter: TimeInterval? = nil, correlationID: String? = nil, httpStatus: Int? = nil,
         oauthError: String? = nil, suberror: String? = nil, serverErrorCodes: [Int] = [],
-        invalidAttributes: [String] = [], claims: String? = nil
+        invalidAttributes: [String] = [], claimsChallenge: String? = nil
     ) {
         self.code = code
         self.message = message
@@ -66,7 +70,7 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
         self.suberror = suberror
         self.serverErrorCodes = serverErrorCodes
         self.invalidAttributes = invalidAttributes
-        self.claims = claims
+        self.claimsChallenge = claimsChallenge
     }
 
     /// The cross-platform name, e.g. `ERROR_WRONG_PASSWORD`.
@@ -85,7 +89,7 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
         case .wrongPassword, .weakPassword, .invalidEmail, .invalidAttributes, .missingInput, .invalidCode: .correctInput
         case .codeExpired, .codeAttemptsExceeded: .resendCode
         case .flowExpired, .invalidFlowState: .restartFlow
-        case .interactionRequired: .signInAgain(claims: claims)
+        case .interactionRequired: .signInAgain(claimsChallenge: claimsChallenge)
         case .browserRequired: .useBrowser
         case .userAlreadyExists: .signInInstead
         case .userNotFound: .signUpInstead

@@ -78,6 +78,9 @@ extension LatchError {
         public static let missingInput = Code(rawValue: 19010)
         /// The server's answer could not be understood.
         public static let unexpectedResponse = Code(rawValue: 19011)
+        /// The configuration asks for something this version of the SDK cannot do (a challenge type
+        /// or capability it cannot complete); raised when the client is made.
+        public static let invalidConfiguration = Code(rawValue: 19012)
 
         /// The cross-platform name, e.g. `ERROR_WRONG_PASSWORD`.
         public var name: String { Self.names[rawValue] ?? "ERROR_UNKNOWN_\(rawValue)" }
@@ -95,6 +98,7 @@ extension LatchError {
             19003: "ERROR_CODE_ATTEMPTS_EXCEEDED", 19004: "ERROR_FLOW_EXPIRED", 19005: "ERROR_INVALID_FLOW_STATE",
             19006: "ERROR_INVALID_ATTRIBUTES", 19007: "ERROR_UNKNOWN_CLIENT", 19008: "ERROR_UNKNOWN_TENANT",
             19009: "ERROR_INVALID_SCOPE", 19010: "ERROR_MISSING_INPUT", 19011: "ERROR_UNEXPECTED_RESPONSE",
+            19012: "ERROR_INVALID_CONFIGURATION",
         ]
 
         /// Lets `catch LatchError.Code.x` match a thrown ``LatchError``.

@@ -13,10 +13,8 @@ extension LatchError {
         case resendCode
         /// Start the flow again from the beginning.
         case restartFlow
-        /// Offer a password reset.
-        case resetPassword
-        /// Sign in again (the session ended); pass `claims` to the sign-in when present.
-        case signInAgain(claims: String?)
+        /// Sign in again (the session ended); pass `claimsChallenge` to the sign-in when present.
+        case signInAgain(claimsChallenge: String?)
         /// Continue in a browser.
         case useBrowser
         /// Offer sign-in instead (the account exists).

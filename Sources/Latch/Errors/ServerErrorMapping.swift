@@ -1,5 +1,6 @@
 import Foundation
-import LatchWire
+
+internal import LatchWire
 
 /// The one place where server answers become ``LatchError`` values: the native-auth error
 /// envelope (`error`, `suberror`, `error_codes`), HTTP statuses, the `redirect` answer and transport
@@ -156,6 +157,19 @@ enum ServerErrorMapping {
         #else
             return error
         #endif
+    }
+
+    /// Whether `error` is a cancellation: the task's (`CancellationError`) or the request's
+    /// (`URLError.cancelled`, e.g. a `URLSession` task cancelled by its delegate).
+    static func isCancellation(_ error: any Error) -> Bool {
+        error is CancellationError || (error as? URLError)?.code == .cancelled
+    }
+
+    /// A cancelled call: ``LatchError/Code/userCanceled``, never a retryable network error.
+    static func cancelled(_ error: (any Error)?, correlationID: String?) -> LatchError {
+        LatchError(
+            code: .userCanceled, message: "The operation was cancelled.", underlyingError: error,
+            correlationID: correlationID)
     }
 
     /// An answer that is neither a known success nor an error envelope.

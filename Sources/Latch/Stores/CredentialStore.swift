@@ -18,6 +18,30 @@ public protocol CredentialStore: Sendable {
     /// the lock is shared too, so two processes never refresh the same account at once.
     /// - Throws: ``CredentialStoreError`` when the lock cannot be taken, or what `body` throws.
     func withExclusiveLock<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T
+
+    /// A cheap stamp of the stored snapshot that changes whenever it is replaced, by this process
+    /// or another. Clients observing auth state poll it to notice a sign-in, refresh or sign-out
+    /// made elsewhere. `nil` (the default) means the store cannot tell without being read; the
+    /// SDK then reads the snapshot and compares.
+    /// - Throws: ``CredentialStoreError`` when the store cannot be examined.
+    func revision() async throws -> CredentialStoreRevision?
+}
+
+extension CredentialStore {
+    /// `nil`: the store has no cheaper change stamp than its content.
+    public func revision() async throws -> CredentialStoreRevision? { nil }
+}
+
+/// A change stamp of a ``CredentialStore`` (``CredentialStore/revision()``): equal stamps mean the
+/// stored snapshot did not change in between.
+public struct CredentialStoreRevision: Hashable, Sendable {
+    /// The stamp, opaque outside its store.
+    public let rawValue: String
+
+    /// Wraps a store's stamp.
+    public init(_ rawValue: String) {
+        self.rawValue = rawValue
+    }
 }
 
 /// A credential-store failure, with the underlying cause (an `errno`, an `OSStatus`, a decoding error).
@@ -39,12 +63,24 @@ public struct CredentialStoreError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// Everything a credential store holds: the signed-in accounts of one or more clients.
+/// Everything a credential store holds: the signed-in accounts of one or more clients, and the
+/// device tokens the server gave this device.
 public struct CredentialSnapshot: Codable, Sendable, Equatable {
     /// Format version of the stored document.
     public var version: Int
     /// Accounts by ``StoredAccount/key``.
     public var accounts: [String: StoredAccount]
+    /// Device tokens by server, tenant and username (``TokenManager/deviceTokenKey(username:)``):
+    /// the server's mark that this device signed in as that user before, sent with later sign-ins
+    /// so a stranger's wrong passwords do not delay them (OWASP "Slow Down Online Guessing Attacks
+    /// with Device Cookies"). They mark the device, not a session, so signing out keeps them.
+    /// Absent in documents written before device tokens.
+    var deviceTokens: [String: String]?
+    /// The current account of each client (``StoredAccount/clientKey(server:tenant:clientID:)``):
+    /// the account key of its latest sign-in, or `""` once that account signed out. A client
+    /// without an entry (documents written before it existed) takes its most recently updated
+    /// account.
+    var currentAccounts: [String: String]?
 
     /// An empty snapshot.
     public init(accounts: [String: StoredAccount] = [:]) {
@@ -77,6 +113,11 @@ public struct StoredAccount: Codable, Sendable, Equatable {
     public var refreshToken: String?
     /// When these tokens were stored.
     public var updatedAt: Date
+    /// A random id of the sign-in these tokens come from: a new sign-in starts a new session, a
+    /// refresh keeps it. Absent in documents written before it existed.
+    var sessionID: String?
+    /// Why the session ended (a ``LatchAuthEvent/SessionEndReason`` raw value), once it has.
+    var sessionEndReason: String?
 
     /// The key of this account in ``CredentialSnapshot/accounts``: one entry per server, tenant,
     /// client and account.
@@ -84,7 +125,12 @@ public struct StoredAccount: Codable, Sendable, Equatable {
 
     /// Builds an account key.
     public static func key(server: String, tenant: String, clientID: String, accountID: String) -> String {
-        "\(server)|\(tenant)|\(clientID)|\(accountID)"
+        "\(clientKey(server: server, tenant: tenant, clientID: clientID))|\(accountID)"
+    }
+
+    /// The key of one client (server, tenant and client id) in ``CredentialSnapshot/currentAccounts``.
+    static func clientKey(server: String, tenant: String, clientID: String) -> String {
+        "\(server)|\(tenant)|\(clientID)"
     }
 
     /// Creates a record.

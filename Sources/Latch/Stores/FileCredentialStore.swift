@@ -124,6 +124,20 @@ public final class FileCredentialStore: CredentialStore {
         return try await body()
     }
 
+    /// The file's identity and modification time (`lstat(2)`: device, inode, modification time in
+    /// nanoseconds, size), or `"absent"`. Every ``write(_:)`` renames a new file into place, so any
+    /// write, by any process, changes it. Cheap: no read, no lock.
+    /// - Throws: ``CredentialStoreError`` when the file cannot be examined (e.g. `EACCES`).
+    public func revision() async throws -> CredentialStoreRevision? {
+        guard let info = try CredentialFileSystem.status(atPath: path) else { return CredentialStoreRevision("absent") }
+        #if canImport(Darwin)
+            let modified = info.st_mtimespec
+        #else
+            let modified = info.st_mtim
+        #endif
+        return CredentialStoreRevision("\(info.st_dev):\(info.st_ino):\(modified.tv_sec).\(modified.tv_nsec):\(info.st_size)")
+    }
+
     // MARK: - Reading
 
     private func readSynchronously(attempt: Int = 1) throws -> CredentialSnapshot {

@@ -7,6 +7,7 @@ import Foundation
 /// in arrival order, and waiting suspends the task rather than blocking a thread.
 public actor InMemoryCredentialStore: CredentialStore {
     private var snapshot: CredentialSnapshot
+    private var writes: UInt64 = 0
     private let mutex = CredentialStoreMutex()
 
     /// Creates a store holding `snapshot` (empty by default).
@@ -22,6 +23,12 @@ public actor InMemoryCredentialStore: CredentialStore {
     /// Replaces the stored snapshot. Never throws.
     public func write(_ snapshot: CredentialSnapshot) async throws {
         self.snapshot = snapshot
+        writes += 1
+    }
+
+    /// The number of writes so far. Never throws.
+    public func revision() async throws -> CredentialStoreRevision? {
+        CredentialStoreRevision(String(writes))
     }
 
     /// Runs `body` while holding this store's lock (FIFO-fair; released on every path; not

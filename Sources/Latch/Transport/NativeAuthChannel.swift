@@ -1,5 +1,6 @@
 import Foundation
-import LatchWire
+
+internal import LatchWire
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -19,35 +20,48 @@ struct NativeAuthChannel: Sendable {
 
     let configuration: LatchConfiguration
 
-    /// POSTs `form` (plus `client_id`) to `/{tenant}/{path}`.
+    /// POSTs `form` (plus `client_id`) to `/{tenant}/{path}`, with `correlationID` as its
+    /// `client-request-id`, and logs each attempt at debug level (path, status, duration, attempt;
+    /// never the form, which holds secrets).
     /// - Throws: ``LatchError``; a `redirect` answer is ``LatchError/Code/browserRequired``.
     /// - Parameter retries: `false` sends once whatever the retry policy says.
-    func post(_ path: String, _ form: [String: String?], _ repeatability: Repeatability, retries: Bool = true) async throws
-        -> NativeAuthReply
-    {
-        let correlationID = UUID().uuidString.lowercased()
+    func post(
+        _ path: String, _ form: [String: String?], _ repeatability: Repeatability, correlationID: String,
+        retries: Bool = true
+    ) async throws -> NativeAuthReply {
         let request = makeRequest(path, form, correlationID: correlationID)
+        let logPath = request.url?.path ?? path
+        let logger = configuration.logger
         var attempt = 1
         while true {
-            if Task.isCancelled {
-                throw LatchError(code: .userCanceled, message: "The operation was cancelled.", correlationID: correlationID)
-            }
+            if Task.isCancelled { throw ServerErrorMapping.cancelled(nil, correlationID: correlationID) }
+            let started = ContinuousClock.now
             let outcome = await send(request, correlationID: correlationID)
+            let milliseconds = Self.milliseconds(since: started)
             switch outcome {
-            case .success(let reply):
+            case .success(let (reply, status)):
+                logger.log(
+                    .debug,
+                    "request POST \(logPath) status=\(status) duration_ms=\(milliseconds) attempt=\(attempt) "
+                        + "correlation_id=\(correlationID)")
                 return reply
             case .failure(let failure):
+                let status = failure.error.httpStatus.map { "status=\($0)" } ?? "status=none"
+                logger.log(
+                    .debug,
+                    "request POST \(logPath) \(status) error=\(failure.error.code.name) duration_ms=\(milliseconds) "
+                        + "attempt=\(attempt) correlation_id=\(correlationID)")
                 if retries, failure.retryable(repeatability),
                     let delay = configuration.retryPolicy.delay(after: attempt, retryAfter: failure.error.retryAfter)
                 {
-                    configuration.logger.log(
-                        .info, "retrying \(path) in \(String(format: "%.2f", delay)) s after \(failure.error.code.name)")
+                    logger.log(
+                        .info,
+                        "retry POST \(logPath) after=\(String(format: "%.2f", delay))s attempt=\(attempt + 1) "
+                            + "reason=\(failure.error.code.name) correlation_id=\(correlationID)")
                     do {
                         try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
                     } catch {
-                        throw LatchError(
-                            code: .userCanceled, message: "The operation was cancelled.", underlyingError: error,
-                            correlationID: correlationID)
+                        throw ServerErrorMapping.cancelled(error, correlationID: correlationID)
                     }
                     attempt += 1
                     continue
@@ -55,6 +69,12 @@ struct NativeAuthChannel: Sendable {
                 throw failure.error
             }
         }
+    }
+
+    /// Whole milliseconds since `start`.
+    private static func milliseconds(since start: ContinuousClock.Instant) -> Int64 {
+        let elapsed = ContinuousClock.now - start
+        return elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
     }
 
     /// A failed attempt and what is known about whether the server processed it.
@@ -71,12 +91,19 @@ struct NativeAuthChannel: Sendable {
         }
     }
 
-    private func send(_ request: URLRequest, correlationID: String) async -> Result<NativeAuthReply, Failure> {
+    private func send(_ request: URLRequest, correlationID: String) async -> Result<(NativeAuthReply, Int), Failure> {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await configuration.transport.send(request)
+            // Raced against cancellation, so a transport that ignores it cannot hold a cancelled call.
+            let transport = configuration.transport
+            let exchange = Task { try await transport.send(request) }
+            (data, response) = try await CancellationRace.value(of: exchange, cancelsTask: true)
         } catch {
+            if ServerErrorMapping.isCancellation(error) {
+                let cancelled = ServerErrorMapping.cancelled(error, correlationID: correlationID)
+                return .failure(Failure(error: cancelled, notProcessed: false, permanent: true))
+            }
             let preSend: Set<URLError.Code> = [
                 .cannotFindHost, .cannotConnectToHost, .dnsLookupFailed, .notConnectedToInternet,
             ]
@@ -97,6 +124,9 @@ struct NativeAuthChannel: Sendable {
         let retryAfter = RetryPolicy.parseRetryAfter(http.value(forHTTPHeaderField: "Retry-After"), now: configuration.clock())
         let answer = ServerErrorMapping.Answer(status: status, retryAfter: retryAfter, correlationID: correlationID)
         if (200..<300).contains(status) {
+            // An empty body is the whole answer of endpoints that return nothing (revocation,
+            // RFC 7009 § 2.2); callers that need members check for them.
+            if data.isEmpty { return .success((NativeAuthReply(), status)) }
             guard let reply = try? JSONDecoder().decode(NativeAuthReply.self, from: data) else {
                 return .failure(
                     Failure(
@@ -108,7 +138,7 @@ struct NativeAuthChannel: Sendable {
                         error: ServerErrorMapping.browserRequired(reason: reply.redirectReason, correlationID: correlationID),
                         notProcessed: false))
             }
-            return .success(reply)
+            return .success((reply, status))
         }
         let notProcessed = status == 429 || status == 503
         let error: LatchError

@@ -18,6 +18,8 @@ struct NativeAuthReply: Decodable, Sendable {
     var accessToken: String?
     var refreshToken: String?
     var idToken: String?
+    /// Latch's device token, after a sign-in (kept per username, sent with the next ones).
+    var deviceToken: String?
 
     enum CodingKeys: String, CodingKey {
         case interval, status, scope
@@ -34,5 +36,6 @@ struct NativeAuthReply: Decodable, Sendable {
         case accessToken = "access_token"
         case refreshToken = "refresh_token"
         case idToken = "id_token"
+        case deviceToken = "device_token"
     }
 }

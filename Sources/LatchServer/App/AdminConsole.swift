@@ -8,7 +8,7 @@ public enum AdminConsole {
     public static func open(dataDirectory path: String) throws -> (admin: AdminService, close: @Sendable () -> Void) {
         let directory = try DataDirectory(path: path)
         let store = try SQLiteStore(path: directory.databasePath)
-        let services = AuthServices(
+        let services = try AuthServices(
             store: store, clock: SystemClock(), masterKey: try directory.masterKey(), baseURL: "")
         return (services.admin, { store.close() })
     }

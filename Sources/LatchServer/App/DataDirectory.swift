@@ -1,7 +1,8 @@
 import Foundation
 import LatchCrypto
 
-/// The server's data directory: `latch.db`, `master.key` (seals signing keys) and `admin.token`.
+/// The server's data directory: `latch.db`, `master.key` (seals signing keys, and outbox bodies
+/// through a key derived from it) and `admin.token`.
 /// Created mode 0700 with files 0600, so key material is private to the server's user.
 public struct DataDirectory: Sendable {
     /// The directory path.

@@ -12,7 +12,7 @@ public final class LatchServerApp: Sendable {
     public let services: AuthServices
     /// The metrics registry.
     public let metrics: Metrics
-    /// The admin bearer token.
+    /// The root admin bearer token (`admin.token`), which opens every tenant's admin endpoints.
     public let adminToken: String
     /// The data directory.
     public let dataDirectory: DataDirectory
@@ -54,12 +54,13 @@ public final class LatchServerApp: Sendable {
         let transport: (any MessageTransport)? =
             configuration.transport ?? (configuration.development ? DevelopmentLogTransport(log: log) : nil)
         let aggregator = AuditAggregator()
+        let masterKey = try directory.masterKey()
         let worker = OutboxWorker(
-            store: store, clock: configuration.clock, transport: transport,
+            store: store, sealer: try MessageSealer(masterKey: masterKey), clock: configuration.clock, transport: transport,
             redactDelivered: !configuration.development, log: log, auditAggregator: aggregator)
         self.worker = worker
-        let services = AuthServices(
-            store: store, clock: configuration.clock, masterKey: try directory.masterKey(),
+        let services = try AuthServices(
+            store: store, clock: configuration.clock, masterKey: masterKey,
             baseURL: publicURL ?? "\(scheme)://\(Self.hostForURL(configuration.host)):\(configuration.port)",
             hasher: configuration.passwordHasher
                 ?? Argon2idHasher(parameters: configuration.passwordHashing, gate: Self.passwordGate(for: configuration)),
@@ -78,7 +79,9 @@ public final class LatchServerApp: Sendable {
             .register(in: &router)
         OAuthAPI(services: services, log: log).register(in: &router)
         let admin = AdminAPI(
-            services: services, adminToken: adminToken, revealCodes: configuration.development, log: log)
+            services: services,
+            authenticator: AdminAuthenticator(store: store, clock: configuration.clock, rootToken: adminToken),
+            revealCodes: configuration.development, log: log)
         let box = DrainFlag()
         var operations = OperationsAPI(services: services, metrics: metrics, isDraining: { box.isSet })
         drainFlag = box
@@ -113,7 +116,10 @@ public final class LatchServerApp: Sendable {
         if let interceptor = configuration.interceptor {
             router.interceptor = { request in InterceptorBridge.answer(request, by: interceptor) }
         }
-        responder = router
+        let resolved: any HTTPResponder =
+            configuration.trustedProxies.isEmpty
+            ? router : ClientAddressResolver(trusted: configuration.trustedProxies, next: router)
+        responder = resolved
         var httpConfiguration = HTTPServerConfiguration()
         httpConfiguration.host = configuration.host
         httpConfiguration.port = configuration.port
@@ -128,7 +134,7 @@ public final class LatchServerApp: Sendable {
             httpConfiguration.tls = HTTPServerConfiguration.TLS(
                 certificateChainPEM: tls.certificateChainPEM, privateKeyPEM: tls.privateKeyPEM)
         }
-        let http = HTTPServer(configuration: httpConfiguration, responder: router)
+        let http = HTTPServer(configuration: httpConfiguration, responder: resolved)
         self.http = http
         metrics.setConnectionEndings {
             Dictionary(uniqueKeysWithValues: http.abnormalConnectionEndings.map { ($0.key.name, $0.value) })

@@ -47,6 +47,10 @@ public struct LatchServerConfiguration: Sendable {
     /// Seconds a connection may stay silent, kept alive between requests or otherwise
     /// (`idle_timeout`, `--idle-timeout`).
     public var idleTimeoutSeconds: Int = 30
+    /// Reverse proxies whose `Forwarded` / `X-Forwarded-For` headers name the client
+    /// (`trusted_proxy`, comma-separated, or repeated `--trusted-proxy CIDR`); empty, the default,
+    /// ignores those headers and counts every request by its socket address.
+    public var trustedProxies: [AddressRange] = []
     /// The clock every expiry decision uses.
     public var clock: any ServerClock = SystemClock()
     /// Where log lines go.
@@ -95,6 +99,14 @@ public struct LatchServerConfiguration: Sendable {
             case "max_connections_per_ip": maxConnectionsPerAddress = try integer(key, value)
             case "header_timeout": headerTimeoutSeconds = try integer(key, value)
             case "idle_timeout": idleTimeoutSeconds = try integer(key, value)
+            case "trusted_proxy", "trusted_proxies":
+                trustedProxies = try value.split(separator: ",").map { item in
+                    let text = item.trimmingCharacters(in: .whitespaces)
+                    guard let range = AddressRange(text) else {
+                        throw ConfigurationError("trusted_proxy must be an address or CIDR prefix, not '\(text)'")
+                    }
+                    return range
+                }
             case "log_format":
                 guard let format = ServerLog.Format(rawValue: value) else {
                     throw ConfigurationError("log_format is 'text' or 'json', not '\(value)'")

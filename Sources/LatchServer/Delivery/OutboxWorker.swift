@@ -3,11 +3,13 @@ import Synchronization
 
 /// The server's background thread: delivers committed outbox messages (woken after each commit that
 /// queued one, and every second in case a wake-up was missed or a delivery failed: at-least-once),
-/// erases delivered codes outside development, and once a minute deletes what has outlived its use
+/// opening each one's seal to hand it to the transport and abandoning, with a warning, any whose
+/// seal does not open; erases delivered bodies outside development; and once a minute deletes what has outlived its use
 /// (flows expired an hour ago, day-old outbox messages, sessions ended a day ago, audit events past
 /// their tenant's retention) and writes the aggregated audit rows of failures without an account.
 public final class OutboxWorker: Sendable {
     private let store: any Store
+    private let sealer: MessageSealer
     private let clock: any ServerClock
     private let transport: (any MessageTransport)?
     private let redactDelivered: Bool
@@ -21,16 +23,18 @@ public final class OutboxWorker: Sendable {
 
     /// Creates a worker.
     /// - Parameters:
+    ///   - sealer: opens the sealed bodies (derived from the master key that sealed them).
     ///   - transport: where messages go; `nil` leaves them pending for `latchd outbox`.
-    ///   - redactDelivered: erase the body and code of delivered messages (everywhere but development,
+    ///   - redactDelivered: erase the sealed body of delivered messages (everywhere but development,
     ///     where the outbox reader shows recent codes).
     ///   - auditAggregator: its summary rows are written with every maintenance pass and at stop.
     public init(
-        store: any Store, clock: any ServerClock, transport: (any MessageTransport)?, redactDelivered: Bool, log: ServerLog,
-        auditAggregator: AuditAggregator? = nil
+        store: any Store, sealer: MessageSealer, clock: any ServerClock, transport: (any MessageTransport)?,
+        redactDelivered: Bool, log: ServerLog, auditAggregator: AuditAggregator? = nil
     ) {
         self.auditAggregator = auditAggregator
         self.store = store
+        self.sealer = sealer
         self.clock = clock
         self.transport = transport
         self.redactDelivered = redactDelivered
@@ -66,7 +70,7 @@ public final class OutboxWorker: Sendable {
     }
 
     /// Once a minute: deletes expired flows, outbox messages older than a day and sessions that ended
-    /// over a day ago, so unauthenticated flow starts cannot grow the database without bound.
+    /// over a day ago, rate-limit buckets that are full again, so unauthenticated flow starts cannot grow the database without bound.
     private func maintain() {
         let now = clock.now()
         let seconds = Int64(now.timeIntervalSince1970)
@@ -78,6 +82,8 @@ public final class OutboxWorker: Sendable {
                 // An hour's slack keeps answering "expired" (not "unknown") for recently expired tokens.
                 try tx.deleteFlows(expiredBefore: now.addingTimeInterval(-3600))
                 try tx.purge(outboxBefore: dayAgo, sessionsBefore: dayAgo)
+                // A full bucket and a missing one mean the same, so full ones go.
+                try tx.deleteRateBuckets(fullBefore: now)
                 for tenant in try tx.tenants() {
                     let days = max(1, tenant.settings.auditRetentionDays)
                     try tx.deleteAuditEvents(tenantID: tenant.id, before: now.addingTimeInterval(-Double(days) * 86_400))
@@ -105,7 +111,12 @@ public final class OutboxWorker: Sendable {
             let pending = try store.read { try $0.pendingOutboxMessages(limit: 100) }
             guard !pending.isEmpty else { return }
             var delivered: [Int64] = []
-            for message in pending {
+            var abandoned: [Int64] = []
+            for stored in pending {
+                guard let message = open(stored) else {
+                    abandoned.append(stored.id)
+                    continue
+                }
                 do {
                     try transport.deliver(message)
                     delivered.append(message.id)
@@ -114,9 +125,30 @@ public final class OutboxWorker: Sendable {
                 }
             }
             let now = clock.now()
-            try store.write { tx in try tx.markDelivered(ids: delivered, at: now, redact: redactDelivered) }
+            try store.write { tx in
+                try tx.markDelivered(ids: delivered, at: now, redact: redactDelivered)
+                try tx.markAbandoned(ids: abandoned, at: now)
+            }
         } catch {
             log.error("outbox worker failed", [("error", "\(error)")])
+        }
+    }
+
+    /// `stored` opened for delivery, or `nil` (logged) when it cannot be delivered: it has no body
+    /// (queued before bodies were sealed) or its seal does not open. Never delivers what the seal
+    /// did not authenticate.
+    private func open(_ stored: StoredOutboxMessage) -> OutboxMessage? {
+        guard stored.sealedBody != nil else {
+            log.warning(
+                "outbox message abandoned: it has no body (queued before message bodies were sealed); "
+                    + "a resend sends a new code", [("message_id", String(stored.id))])
+            return nil
+        }
+        do {
+            return try sealer.open(stored)
+        } catch {
+            log.warning("outbox message abandoned", [("message_id", String(stored.id)), ("error", "\(error)")])
+            return nil
         }
     }
 }

@@ -89,6 +89,12 @@ public enum AuthParameter: String, Sendable, Equatable, CaseIterable {
     case email
     /// A signing key id (administration).
     case keyID
+    /// The token to revoke (RFC 7009 § 2.1 `token`).
+    case token
+    /// An admin token id (administration).
+    case adminTokenID
+    /// An admin token's label (administration).
+    case adminTokenLabel
 }
 
 /// Why a password was refused (NIST SP 800-63B § 3.1.1.2).

@@ -19,8 +19,12 @@ public struct AuthServices: Sendable {
     public let userinfo: UserinfoService
     /// Signing keys and JWKS.
     public let keyRing: KeyRing
+    /// Seals outbox bodies and codes at rest, and opens them.
+    public let messageSealer: MessageSealer
     /// Administration.
     public let admin: AdminService
+    /// Per-source rate limits.
+    public let limiter: RateLimiter
     /// Counts of failures that name no account, flushed as summary audit rows.
     public let auditAggregator: AuditAggregator
     /// The store everything shares.
@@ -30,7 +34,8 @@ public struct AuthServices: Sendable {
 
     /// Wires the services.
     /// - Parameters:
-    ///   - masterKey: 32 bytes sealing signing keys at rest.
+    ///   - masterKey: 32 bytes sealing signing keys and (through keys derived from it) outbox
+    ///     bodies at rest and the MACs of device tokens.
     ///   - baseURL: the public origin used in `iss` and discovery.
     ///   - hasher: hashes new passwords and verifies stored ones (Argon2id in production).
     ///   - signer: signs tokens; `nil` uses the key ring itself.
@@ -39,28 +44,40 @@ public struct AuthServices: Sendable {
     ///   - auditAggregator: counts failures that name no account, for summary audit rows.
     ///   - outboxChanged: wakes the outbox worker after a commit that queued a message.
     ///   - signInObserved: receives each sign-in outcome (metrics).
+    /// - Throws: ``CryptoError`` when the outbox or device-token key cannot be derived from `masterKey`.
     public init(
         store: any Store, clock: any ServerClock, masterKey: [UInt8], baseURL: String,
         hasher: any PasswordHasher = Argon2idHasher(), signer: (any TokenSigner)? = nil,
         policy: PasswordPolicy = PasswordPolicy(), canDeliver: Bool = true, auditAggregator: AuditAggregator = AuditAggregator(),
         outboxChanged: @escaping @Sendable () -> Void = {},
         signInObserved: @escaping @Sendable (SignInOutcome) -> Void = { _ in }
-    ) {
+    ) throws {
         self.store = store
         self.clock = clock
         keyRing = KeyRing(store: store, clock: clock, masterKey: masterKey)
+        let sealer = try MessageSealer(masterKey: masterKey)
+        messageSealer = sealer
         directory = Directory(store: store, clock: clock)
-        tokens = TokenService(store: store, clock: clock, signer: signer ?? keyRing, baseURL: baseURL)
+        let limiter = RateLimiter(store: store, clock: clock)
+        self.limiter = limiter
+        tokens = TokenService(
+            store: store, clock: clock, signer: signer ?? keyRing, baseURL: baseURL, limiter: limiter)
         userinfo = UserinfoService(store: store, tokens: tokens)
-        let flows = FlowEngine(store: store, clock: clock, canDeliver: canDeliver, outboxChanged: outboxChanged)
+        let flows = FlowEngine(
+            store: store, clock: clock, limiter: limiter, sealer: sealer, canDeliver: canDeliver,
+            outboxChanged: outboxChanged)
         let aggregator = auditAggregator
         self.auditAggregator = aggregator
         passwords = PasswordVerifier(
-            store: store, hasher: hasher, clock: clock, aggregator: aggregator, observe: signInObserved)
-        let sessions = SessionIssuer(tokens: tokens, clock: clock)
+            store: store, hasher: hasher, clock: clock, limiter: limiter, aggregator: aggregator,
+            observe: signInObserved)
+        let sessions = SessionIssuer(tokens: tokens, devices: try DeviceTrust(masterKey: masterKey), clock: clock)
         signUp = SignUpService(flows: flows, hasher: hasher, policy: policy, clock: clock)
-        signIn = SignInService(flows: flows, passwords: passwords, sessions: sessions, tokens: tokens, clock: clock)
+        signIn = SignInService(
+            flows: flows, passwords: passwords, sessions: sessions, tokens: tokens,
+            decoys: try DecoyCredential(masterKey: masterKey, store: store, clock: clock), clock: clock)
         passwordReset = PasswordResetService(flows: flows, hasher: hasher, policy: policy, clock: clock)
-        admin = AdminService(store: store, clock: clock, keyRing: keyRing, hasher: hasher, policy: policy)
+        admin = AdminService(
+            store: store, clock: clock, keyRing: keyRing, sealer: sealer, hasher: hasher, policy: policy)
     }
 }

@@ -10,7 +10,10 @@ public protocol AccountReading {
     func users(tenantID: String, limit: Int) throws -> [User]
     /// The user count of a tenant.
     func userCount(tenantID: String) throws -> Int
-    /// Until when sign-in is delayed for the unknown address `addressKey`, if it is.
+    /// How many accounts of the tenant have no password (they sign in with e-mail codes only).
+    func passwordlessUserCount(tenantID: String) throws -> Int
+    /// Until when sign-in is delayed for the counter `addressKey` (an unknown address or a trusted
+    /// device), if it is.
     func addressDelay(tenantID: String, addressKey: String) throws -> Date?
 }
 
@@ -31,12 +34,16 @@ public protocol AccountWriting: AccountReading {
     /// most the allowance between them, on any engine.
     /// - Returns: the new count, or `nil` when the sign-in is delayed (or there is no such user).
     func reserveSignInAttempt(userID: String, at date: Date) throws -> Int?
-    /// ``reserveSignInAttempt(userID:at:)`` for an address that has no account (a decoy flow under
-    /// enumeration protection), keyed by a hash of the address, so an unknown address is delayed
-    /// exactly as a real one is.
+    /// ``reserveSignInAttempt(userID:at:)`` on a counter of its own, keyed by a hash: for an
+    /// address that has no account (a decoy flow under enumeration protection), so an unknown
+    /// address is delayed exactly as a real one is, and for a trusted device (``DeviceToken``),
+    /// whose failures count apart from its account's. The two kinds hash different inputs, so
+    /// their keys never meet.
     func reserveAddressAttempt(tenantID: String, addressKey: String, at date: Date) throws -> Int?
-    /// Delays sign-in for the unknown address `addressKey` until `date` (or later if already longer).
+    /// Delays sign-in for the counter `addressKey` until `date` (or later if already longer).
     func delayAddress(tenantID: String, addressKey: String, until date: Date) throws
+    /// Removes the counter `addressKey` and its delay (a trusted device's, after a successful sign-in).
+    func clearAddressAttempts(tenantID: String, addressKey: String) throws
     /// Delays the user's next sign-in until `date`, or later if a longer delay is already set.
     func delaySignIn(userID: String, until date: Date) throws
     /// Clears the failure count and any delay after a successful sign-in.

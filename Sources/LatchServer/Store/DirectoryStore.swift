@@ -20,6 +20,8 @@ public protocol DirectoryReading {
 public protocol DirectoryWriting: DirectoryReading {
     /// Adds a tenant; ``StoreError/conflict`` if the name is taken.
     func insert(_ tenant: Tenant) throws
+    /// Replaces the settings of tenant `tenantID`; `false` when there is no such tenant.
+    func updateSettings(_ settings: TenantSettings, tenantID: String) throws -> Bool
     /// Adds a client; ``StoreError/conflict`` if the id is taken in the tenant.
     func insert(_ client: Client) throws
     /// Adds a signing key.

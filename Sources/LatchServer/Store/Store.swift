@@ -26,10 +26,15 @@ public protocol Store: Sendable {
 }
 
 /// Queries available inside ``Store/read(_:)`` and ``Store/write(_:)``: one protocol per aggregate.
-public protocol StoreReading: DirectoryReading, AccountReading, FlowReading, SessionReading, OutboxReading {}
+public protocol StoreReading:
+    DirectoryReading, AccountReading, FlowReading, SessionReading, OutboxReading, AdminTokenReading
+{}
 
 /// Changes available inside ``Store/write(_:)``: one protocol per aggregate.
-public protocol StoreWriting: StoreReading, DirectoryWriting, AccountWriting, FlowWriting, SessionWriting, OutboxWriting {
+public protocol StoreWriting:
+    StoreReading, DirectoryWriting, AccountWriting, FlowWriting, SessionWriting, OutboxWriting, LimitWriting,
+    AdminTokenWriting
+{
     /// Deletes what has outlived its use: outbox messages created before `outboxBefore`, and token
     /// families (with their refresh tokens) that expired or were revoked before `sessionsBefore`.
     func purge(outboxBefore: Date, sessionsBefore: Date) throws

@@ -15,7 +15,7 @@ final class DomainFixture: Sendable {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("latch-domain-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         store = try SQLiteStore(path: directory + "/latch.db")
-        services = AuthServices(
+        services = try AuthServices(
             store: store, clock: clock, masterKey: SecureRandom.bytes(count: 32), baseURL: "http://domain.test",
             hasher: Argon2idHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 1)))
         let tenant = try services.admin.createTenant(name: "default", settings: settings)

@@ -63,8 +63,9 @@ struct LockoutResistanceTests {
     func decoyMeetsTheSameLimits() async throws {
         let server = try Self.protectedServer()
         defer { server.stop() }
-        let client = WireClient(server, tenant: "quiet")
-        for address in ["real@example.com", "ghost@example.com"] {
+        var client = WireClient(server, tenant: "quiet")
+        for (index, address) in ["real@example.com", "ghost@example.com"].enumerated() {
+            client.remoteAddress = "10.4.0.\(index)"  // each address probed from its own source
             var statuses: [Int] = []
             for _ in 0..<6 { statuses.append(try await Self.resetCode(client, address).status) }
             #expect(statuses == [200, 200, 200, 200, 200, 429], "\(address)")

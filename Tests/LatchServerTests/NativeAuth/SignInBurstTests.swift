@@ -32,11 +32,12 @@ struct SignInBurstTests {
         let hasher = CountingHasher()
         let server = try LatchTestServer.start(mode: .inProcess) { $0.passwordHasher = hasher }
         defer { server.stop() }
-        let client = WireClient(server)
+        var client = WireClient(server)
         let email = TokenHelpers.uniqueEmail("burst")
         try server.createUser(email: email, password: TokenHelpers.password)
         var tokens: [String] = []
-        for _ in 0..<40 {
+        for index in 0..<40 {
+            client.remoteAddress = "10.2.0.\(index)"  // many sources, so no per-source limit interferes
             let initiate = try await client.post(
                 "oauth2/v2.0/initiate", ["username": email, "challenge_type": "password redirect"])
             let challenge = try await client.post(
@@ -54,7 +55,8 @@ struct SignInBurstTests {
                 + frozen[index]
             let answer = server.handle(
                 method: "POST", target: "/default/oauth2/v2.0/token",
-                headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array(body.utf8))
+                headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array(body.utf8),
+                remoteAddress: "10.3.0.\(index)")
             statuses.withLock { $0.append(answer.status) }
             if answer.status == 429 { #expect(answer.headers["retry-after"].flatMap(Int.init).map { $0 >= 1 } == true) }
         }

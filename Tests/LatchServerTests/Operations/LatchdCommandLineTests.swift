@@ -1,12 +1,6 @@
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The command line of the built `latchd`: help prints and does nothing else, and a mistake is a
 /// usage error (exit 2) that names the option. Every run is a child process in an empty temporary
 /// working directory, which must stay empty (no `latch-data`).
@@ -14,8 +8,9 @@ import Testing
 struct LatchdCommandLineTests {
     /// Every command, by its words.
     static let commands: [[String]] = [
-        ["serve"], ["tenant", "create"], ["tenant", "list"], ["client", "create"], ["client", "list"], ["user", "create"],
-        ["user", "list"], ["keys", "list"], ["keys", "rotate"], ["outbox"], ["audit"],
+        ["serve"], ["tenant", "create"], ["tenant", "update"], ["tenant", "list"], ["client", "create"], ["client", "list"],
+        ["user", "create"], ["user", "list"], ["keys", "list"], ["keys", "rotate"], ["admin-token", "create"],
+        ["admin-token", "list"], ["admin-token", "revoke"], ["outbox"], ["audit"],
     ]
 
     @Test("COMMAND --help and -h print the command's help, exit 0 and create nothing", arguments: commands, ["--help", "-h"])
@@ -92,6 +87,15 @@ struct LatchdCommandLineTests {
             (["keys", "rotate", "--algorithm", "HS256"], "'--algorithm'"), (["outbox", "--limit", "many"], "'--limit'"),
             (["tenant"], "'tenant' needs a command"), (["tenant", "frob"], "'tenant frob'"),
             (["frobnicate", "--help"], "'frobnicate'"),
+            (["serve", "--trusted-proxy", "10.0.0.0/33"], "'--trusted-proxy'"),
+            (["serve", "--trusted-proxy", "proxy.example.com"], "'--trusted-proxy'"),
+            (["tenant", "create", "t", "--rate-limit", "flow-starts=30"], "'--rate-limit'"),
+            (["tenant", "update", "t", "--rate-limit", "logins=30/5m"], "'--rate-limit'"),
+            (["tenant", "update", "t", "--rate-limit", "code-sends=-1/5m"], "'--rate-limit'"),
+            (["tenant", "update"], "NAME"),
+            (["admin-token", "create"], "'--tenant T'"),
+            (["admin-token", "create", "--tenant", "acme", "--name", String(repeating: "l", count: 101)], "'--name'"),
+            (["admin-token", "revoke"], "ID"), (["admin-token", "revoke", "a", "b"], "'b'"),
         ])
     func usageErrors(arguments: [String], named: String) throws {
         let run = try LatchdRun(arguments)
@@ -101,51 +105,5 @@ struct LatchdCommandLineTests {
         #expect(run.stderr.contains("usage: latchd "), "\(run.stderr)")
         #expect(run.stdout.isEmpty)
         #expect(run.created.isEmpty, "a usage error created \(run.created)")
-    }
-}
-
-/// One finished run of the built `latchd` in a fresh, empty working directory (removed afterwards),
-/// with standard input empty and the output kept outside that directory.
-private struct LatchdRun {
-    let status: Int32
-    let stdout: String
-    let stderr: String
-    /// What the run left in its working directory.
-    let created: [String]
-
-    init(_ arguments: [String], timeout: Duration = .seconds(15)) throws {
-        let fileManager = FileManager.default
-        let base = fileManager.temporaryDirectory.appendingPathComponent("latchd-cli-\(UUID().uuidString)")
-        let directory = base.appendingPathComponent("cwd")
-        try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? fileManager.removeItem(at: base) }
-        let outputURL = base.appendingPathComponent("stdout")
-        let errorURL = base.appendingPathComponent("stderr")
-        guard fileManager.createFile(atPath: outputURL.path, contents: nil),
-            fileManager.createFile(atPath: errorURL.path, contents: nil)
-        else { throw LatchdProcessError("cannot create the output files in \(base.path)") }
-        let output = try FileHandle(forWritingTo: outputURL)
-        let errors = try FileHandle(forWritingTo: errorURL)
-
-        let process = Process()
-        process.executableURL = try LatchdProcess.executable()
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LATCH_") }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        try? output.close()
-        try? errors.close()
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < deadline { usleep(5_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-
-        status = process.terminationStatus
-        stdout = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
-        stderr = (try? String(contentsOf: errorURL, encoding: .utf8)) ?? ""
-        created = (try? fileManager.contentsOfDirectory(atPath: directory.path)) ?? []
     }
 }

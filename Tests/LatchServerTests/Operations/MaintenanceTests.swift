@@ -48,7 +48,7 @@ struct MaintenanceTests {
         #expect(message.body.isEmpty)
     }
 
-    @Test("expired flows and day-old outbox messages are purged")
+    @Test("expired flows, day-old outbox messages and full rate-limit buckets are purged")
     func purge() async throws {
         let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
@@ -58,8 +58,11 @@ struct MaintenanceTests {
         let token = try #require(start.continuationToken)
         _ = try await client.post("signup/v1.0/challenge", ["continuation_token": token])
         #expect(try server.outbox(to: "purge@example.com").count == 1)
+        #expect(try FloodGrowthTests.rows("rate_buckets", server) == 2)  // a flow start and a code send
         server.clock.advance(by: 2 * 86_400)
         #expect(try await Self.waitUntil { try server.outbox(to: "purge@example.com").isEmpty })
+        // The rate-limit buckets the two requests used are full again, so they are gone too.
+        #expect(try await Self.waitUntil { try FloodGrowthTests.rows("rate_buckets", server) == 0 })
         // The flow is gone too: its token is unknown, not merely expired.
         server.clock.advance(by: -2 * 86_400 + 1)
         let reply = try await client.post("signup/v1.0/challenge", ["continuation_token": token])

@@ -46,7 +46,8 @@ struct FlowStateMigrationTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("latch.sqlite").path
         try SQLiteShell.execute(
-            [FlowStateMigrationFixture.schemaScript, Self.codeFlow, Self.passwordFlow, Self.session].joined(separator: "\n"),
+            [MigrationFixture.schemaScript(through: "003_flow_code_sends"), Self.codeFlow, Self.passwordFlow, Self.session]
+                .joined(separator: "\n"),
             on: path)
 
         let store = try SQLiteStore(path: path)

@@ -74,13 +74,17 @@ extension StoreConformance {
             amr: ["pwd", "otp"], authTime: date(1_699_999_999_001), createdAt: now, expiresAt: expiresAt)
     }
 
+    /// A stored message whose sealed body is opaque bytes (the store never interprets them), or
+    /// none with `sealed: false`. Its message id is unique per tenant, recipient and creation time.
     static func message(
-        to recipient: String = "ada@example.com", tenantID: String = "tid-acme", code: String? = "12345678",
+        to recipient: String = "ada@example.com", tenantID: String = "tid-acme", sealed: Bool = true,
         createdAt: Date = now
-    ) -> OutboxMessage {
-        OutboxMessage(
-            tenantID: tenantID, recipient: recipient, subject: "Your code", body: "Your code is \(code ?? "none").",
-            code: code, createdAt: createdAt)
+    ) -> StoredOutboxMessage {
+        let milliseconds = Int64((createdAt.timeIntervalSince1970 * 1000).rounded())
+        return StoredOutboxMessage(
+            messageID: "message-\(tenantID)-\(recipient)-\(milliseconds)", tenantID: tenantID, recipient: recipient,
+            subject: "Your code", sealedBody: sealed ? Array("sealed for \(recipient)".utf8) + [0, 255, 7] : nil,
+            createdAt: createdAt)
     }
 
     static func signingKey(_ id: String, tenantID: String = "tid-acme", createdAt: Date, activatesAt: Date) -> StoredSigningKey {

@@ -145,4 +145,25 @@ struct StoreConformanceRaceTests {
         #expect(delay.map { abs($0.timeIntervalSince(now.addingTimeInterval(60))) < 0.01 } == true)
         #expect(try store.read { try $0.addressDelay(tenantID: tenant.id, addressKey: "other") } == nil)
     }
+
+    @Test("clearing a keyed counter removes its count and delay, and only its own", arguments: StoreConformance.implementations)
+    func clearAddressAttempts(_ factory: StoreFactory) throws {
+        let subject = try factory.make()
+        defer { subject.close() }
+        let store = subject.store
+        let (tenant, _) = try Fixture.seed(store)
+        let now = Date()
+        try store.write { tx in
+            for key in ["device", "address"] {
+                for _ in 0..<5 { _ = try tx.reserveAddressAttempt(tenantID: tenant.id, addressKey: key, at: now) }
+                try tx.delayAddress(tenantID: tenant.id, addressKey: key, until: now.addingTimeInterval(60))
+            }
+        }
+        try store.write { try $0.clearAddressAttempts(tenantID: tenant.id, addressKey: "device") }
+        #expect(try store.read { try $0.addressDelay(tenantID: tenant.id, addressKey: "device") } == nil)
+        #expect(try store.read { try $0.addressDelay(tenantID: tenant.id, addressKey: "address") } != nil)
+        #expect(try store.write { try $0.reserveAddressAttempt(tenantID: tenant.id, addressKey: "device", at: now) } == 1)
+        #expect(try store.write { try $0.reserveAddressAttempt(tenantID: tenant.id, addressKey: "address", at: now) } == nil)
+        try store.write { try $0.clearAddressAttempts(tenantID: tenant.id, addressKey: "absent") }
+    }
 }

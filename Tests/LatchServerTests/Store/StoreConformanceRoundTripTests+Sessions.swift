@@ -47,14 +47,14 @@ extension StoreConformanceRoundTripTests {
     }
 
     @Test(
-        "outbox messages: newest first and filtered, counted since a date, pending oldest first, delivered with and without redaction",
+        "outbox messages: newest first and filtered, pending oldest first, delivered with and without erasure, abandoned",
         arguments: StoreConformance.implementations)
     func outbox(_ factory: StoreFactory) throws {
         let subject = try factory.make()
         defer { subject.close() }
         let store = subject.store
         let first = Fixture.message(createdAt: Fixture.date(1_700_000_000_001))
-        let second = Fixture.message(to: "bob@example.com", code: nil, createdAt: Fixture.date(1_700_000_000_002))
+        let second = Fixture.message(to: "bob@example.com", sealed: false, createdAt: Fixture.date(1_700_000_000_002))
         let third = Fixture.message(createdAt: Fixture.date(1_700_000_000_003))
         let foreign = Fixture.message(tenantID: "tid-other", createdAt: Fixture.date(1_700_000_000_004))
         try store.write { tx throws in
@@ -65,14 +65,14 @@ extension StoreConformanceRoundTripTests {
         try #require(all.count == 4)
         #expect(all.allSatisfy { $0.id != 0 })
         #expect(Set(all.map(\.id)).count == 4)
-        // Row ids are assigned by the store; everything else round-trips.
-        let stored = all.reversed().map { message -> OutboxMessage in
+        // Row ids are assigned by the store; everything else, the sealed bytes included, round-trips.
+        let stored = all.reversed().map { message -> StoredOutboxMessage in
             var message = message
             message.id = 0
             return message
         }
         #expect(stored == [first, second, third, foreign])
-        let (idFirst, idSecond, idThird) = (all[3].id, all[2].id, all[1].id)
+        let (idFirst, idSecond, idThird, idForeign) = (all[3].id, all[2].id, all[1].id, all[0].id)
 
         try store.read { tx throws in
             #expect(
@@ -82,8 +82,8 @@ extension StoreConformanceRoundTripTests {
                     idThird, idFirst,
                 ])
             #expect(
-                try tx.outboxMessages(tenantID: nil, recipient: "ada@example.com", limit: 2).map(\.id) == [all[0].id, idThird])
-            #expect(try tx.pendingOutboxMessages(limit: 10).map(\.id) == [idFirst, idSecond, idThird, all[0].id])
+                try tx.outboxMessages(tenantID: nil, recipient: "ada@example.com", limit: 2).map(\.id) == [idForeign, idThird])
+            #expect(try tx.pendingOutboxMessages(limit: 10).map(\.id) == [idFirst, idSecond, idThird, idForeign])
             #expect(try tx.pendingOutboxMessages(limit: 2).map(\.id) == [idFirst, idSecond])
         }
 
@@ -98,14 +98,40 @@ extension StoreConformanceRoundTripTests {
             kept.id = idFirst
             kept.deliveredAt = deliveredAt
             #expect(messages.last == kept)
-            for redacted in messages.prefix(2) {
-                #expect(redacted.deliveredAt == deliveredAt)
-                #expect(redacted.body == "")
-                #expect(redacted.code == nil)
-                #expect(redacted.recipient != "" && redacted.subject == "Your code")
+            for erased in messages.prefix(2) {
+                #expect(erased.deliveredAt == deliveredAt)
+                #expect(erased.sealedBody == nil)
+                #expect(erased.recipient != "" && erased.subject == "Your code" && erased.messageID != "")
             }
-            #expect(try tx.pendingOutboxMessages(limit: 10).map(\.id) == [all[0].id])
+            #expect(try tx.pendingOutboxMessages(limit: 10).map(\.id) == [idForeign])
         }
+
+        // Abandoning erases the sealed body and ends the pending state; a delivered message stays as it is.
+        let abandonedAt = Fixture.date(1_700_000_020_000)
+        try store.write { tx throws in try tx.markAbandoned(ids: [idForeign, idFirst], at: abandonedAt) }
+        try store.read { tx throws in
+            var abandoned = foreign
+            abandoned.id = idForeign
+            abandoned.sealedBody = nil
+            abandoned.abandonedAt = abandonedAt
+            #expect(try tx.outboxMessages(tenantID: "tid-other", recipient: nil, limit: 10) == [abandoned])
+            let delivered = try tx.outboxMessages(tenantID: "tid-acme", recipient: nil, limit: 10).last
+            #expect(delivered?.abandonedAt == nil && delivered?.sealedBody == first.sealedBody)
+            #expect(try tx.pendingOutboxMessages(limit: 10) == [])
+        }
+    }
+
+    @Test("an outbox message id is unique", arguments: StoreConformance.implementations)
+    func outboxMessageIDIsUnique(_ factory: StoreFactory) throws {
+        let subject = try factory.make()
+        defer { subject.close() }
+        let store = subject.store
+        let message = Fixture.message()
+        try store.write { try $0.insert(message) }
+        var copy = Fixture.message(to: "bob@example.com")
+        copy.messageID = message.messageID
+        Fixture.expectConflict { try store.write { try $0.insert(copy) } }
+        #expect(try store.read { try $0.outboxMessages(tenantID: nil, recipient: nil, limit: 10) }.count == 1)
     }
 
     @Test("audit events read back newest first, per tenant", arguments: StoreConformance.implementations)

@@ -57,7 +57,7 @@ struct WireClient: Sendable {
     /// Sends any request to an absolute path.
     func raw(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]) async throws -> WireResponse {
         if let inProcess {
-            let answer = inProcess.handle(
+            let answer = await inProcess.send(
                 method: method, target: path, headers: headers.map { ($0.key, $0.value) }, body: Array(body ?? Data()),
                 remoteAddress: remoteAddress)
             let data = Data(answer.body)

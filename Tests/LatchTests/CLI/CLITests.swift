@@ -69,6 +69,33 @@ struct CLITests {
         #expect(after.stderr.contains("latch signin"))
     }
 
+    @Test("signout --global revokes the session on the server: a copy of the cache can no longer refresh")
+    func globalSignOut() async throws {
+        let server = try LatchTestServer.start()
+        defer { server.stop() }
+        let home = try CLIHome()
+        defer { home.remove() }
+        let email = "ada-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        try server.createUser(email: email, password: Self.password)
+        let signin = try await CLIProcess.run(
+            home: home, ["--server", server.baseURL, "signin", "--email", email, "--password-stdin"],
+            input: "\(Self.password)\n")
+        #expect(signin.status == 0, "\(signin.stderr)")
+        let cache = home.path + "/data/latch/credentials.json"
+        let copy = home.path + "/copy.json"
+        try FileManager.default.copyItem(atPath: cache, toPath: copy)
+
+        let signout = try await CLIProcess.run(home: home, ["--server", server.baseURL, "--json", "signout", "--global"])
+        #expect(signout.status == 0, "\(signout.stderr)")
+        let result = try signout.json()
+        #expect(result["status"] as? String == "signed_out")
+        #expect(result["revoked_on_server"] as? Bool == true)
+
+        let refused = try await CLIProcess.run(
+            home: home, ["--server", server.baseURL, "--cache", copy, "token", "--force-refresh"])
+        #expect(refused.status == 5, "\(refused.stdout) \(refused.stderr)")
+    }
+
     @Test("reset-password reads email, code and new password, then signs in")
     func resetPassword() async throws {
         let server = try LatchTestServer.start()
@@ -148,7 +175,8 @@ struct CLITests {
     // MARK: - Helpers
 
     /// Polls the outbox until a code for `recipient` arrives that differs from `previous`.
-    static func waitForCode(_ server: LatchTestServer, to recipient: String, timeout: TimeInterval = 20) async throws -> String {
+    /// The default leaves room for a child process starting on a loaded 2-core machine.
+    static func waitForCode(_ server: LatchTestServer, to recipient: String, timeout: TimeInterval = 60) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let code = try server.latestCode(to: recipient) { return code }

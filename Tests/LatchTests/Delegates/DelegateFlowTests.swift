@@ -231,4 +231,31 @@ struct DelegateFlowTests {
         try await Task.sleep(nanoseconds: 1_500_000_000)  // the delayed answer must not cause a second callback
         #expect(delegate.events.count == 1)
     }
+
+    @Test("cancelling during a delayed password submission (a state-changing /token) → .userCanceled, once")
+    func cancelledStateChanging() async throws {
+        let fixture = try DelegateFixture()
+        defer { fixture.server.stop() }
+        let email = DelegateFixture.email("cancel-token")
+        try fixture.server.createUser(email: email, password: DelegateFixture.password)
+        let delegate = RecordingDelegate()
+        let started = await delegate.callback { fixture.client.signIn(username: email, delegate: $0) }
+        guard case .signInPasswordRequired(let state) = started else { throw unexpected(started) }
+        // Held far longer than the bound below, so a loaded machine cannot blur the two.
+        fixture.server.faults.inject(.delay(seconds: 6, times: 1), on: "/oauth2/v2.0/token")
+
+        let began = Date()
+        let event = await delegate.callback {
+            let call = state.submitPassword(DelegateFixture.password, delegate: $0)
+            Task {
+                try await Task.sleep(nanoseconds: 200_000_000)
+                call.cancel()
+            }
+        }
+        guard case .signInPasswordRequiredError(let error, _) = event else { throw unexpected(event) }
+        #expect(error.code == .userCanceled, "\(error)")
+        #expect(Date().timeIntervalSince(began) < 4.5, "the callback waited for the delayed answer")
+        try await Task.sleep(nanoseconds: 6_200_000_000)  // the delayed answer must not cause a second callback
+        #expect(delegate.events.count == 2)
+    }
 }

@@ -11,7 +11,7 @@ enum DelegateEvent: Sendable {
     case signUpAttributesInvalid([String])
     case signUpVerifyCodeError(LatchError, newState: SignUpCodeRequiredState?)
     case signUpPasswordRequired(SignUpPasswordRequiredState)
-    case signUpAttributesRequired([RequiredAttribute], SignUpAttributesRequiredState)
+    case signUpAttributesRequired([LatchRequiredAttribute], SignUpAttributesRequiredState)
     case signUpCompleted(SignInAfterSignUpState)
     case signInAfterSignUpError(LatchError)
     case signInStartError(LatchError)
@@ -76,7 +76,7 @@ final class RecordingDelegate: SignUpStartDelegate, SignUpVerifyCodeDelegate, Si
         record(.signUpVerifyCodeError(error, newState: newState))
     }
     func onSignUpPasswordRequired(newState: SignUpPasswordRequiredState) { record(.signUpPasswordRequired(newState)) }
-    func onSignUpAttributesRequired(attributes: [RequiredAttribute], newState: SignUpAttributesRequiredState) {
+    func onSignUpAttributesRequired(attributes: [LatchRequiredAttribute], newState: SignUpAttributesRequiredState) {
         record(.signUpAttributesRequired(attributes, newState))
     }
     func onSignUpCompleted(newState: SignInAfterSignUpState) { record(.signUpCompleted(newState)) }
@@ -181,9 +181,9 @@ struct DelegateFixture: Sendable {
     let server: LatchTestServer
     let client: LatchClient
 
-    init(challengeTypes: [ChallengeType] = [.oob, .password]) throws {
+    init(challengeTypes: [LatchConfiguration.ChallengeType] = [.oob, .password]) throws {
         server = try LatchTestServer.start()
-        client = LatchClient(
+        client = try LatchClient(
             configuration: LatchConfiguration(
                 serverURL: URL(string: server.baseURL)!, clientID: "latch-dev", challengeTypes: challengeTypes,
                 credentialStore: InMemoryCredentialStore()))

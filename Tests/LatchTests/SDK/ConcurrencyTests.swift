@@ -11,7 +11,7 @@ struct ConcurrencyTests {
     func singleRefresh() async throws {
         let env = try SDKTest.Environment()
         defer { env.stop() }
-        let client = env.client()
+        let client = try env.client()
         let signedIn = try await env.signedIn(client, email: SDKTest.email("herd"))
         env.server.clock.advance(by: 3700)  // the access token has expired
         // Slow the refresh down so that every caller arrives while it is in flight.
@@ -42,8 +42,8 @@ struct ConcurrencyTests {
         let env = try SDKTest.Environment()
         defer { env.stop() }
         let store = InMemoryCredentialStore()
-        let first = env.client(store: store)
-        let second = env.client(store: store)
+        let first = try env.client(store: store)
+        let second = try env.client(store: store)
         let signedIn = try await env.signedIn(first, email: SDKTest.email("shared"))
         _ = try await second.accounts()  // loads the store into the second client's memory
         env.server.clock.advance(by: 3700)

@@ -57,7 +57,7 @@ struct CrossProcessTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/credentials.json"
 
-        let client = env.client(tenant: "xproc", store: FileCredentialStore(path: path))
+        let client = try env.client(tenant: "xproc", store: FileCredentialStore(path: path))
         let email = SDKTest.email("xproc")
         try env.server.createUser(email: email, password: SDKTest.password, tenant: "xproc")
         let signedIn = try SDKTest.completed(try await client.signIn(username: email, password: SDKTest.password))
@@ -87,7 +87,7 @@ struct CrossProcessTests {
         // No refresh token was presented twice: the session survives, and the stored one works.
         let stored = try #require(try await FileCredentialStore(path: path).read().accounts.values.first)
         #expect(stored.refreshToken != nil)
-        let fresh = env.client(tenant: "xproc", store: FileCredentialStore(path: path))
+        let fresh = try env.client(tenant: "xproc", store: FileCredentialStore(path: path))
         let account = try #require(try await fresh.accounts().first)
         #expect(account.sessionState == .signedIn)
         _ = try await fresh.acquireTokenSilent(account: account, forceRefresh: true)

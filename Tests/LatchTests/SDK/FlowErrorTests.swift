@@ -28,7 +28,7 @@ struct FlowErrorTests {
     func weakPassword() async throws {
         let env = try SDKTest.Environment()
         defer { env.stop() }
-        let client = env.client()
+        let client = try env.client()
         for (password, suberror) in [("abc12", "password_too_short"), ("12345678", "password_banned")] {
             let error = try await #require(throws: LatchError.self) {
                 try await client.signUp(username: SDKTest.email("weak"), password: password)
@@ -47,14 +47,14 @@ struct FlowErrorTests {
         let env = try SDKTest.Environment()
         defer { env.stop() }
         let email = SDKTest.email("badcode")
-        let state = SDKTest.codeRequired(try await env.client().signUp(username: email, password: SDKTest.password))
+        let state = try SDKTest.codeRequired(try await env.client().signUp(username: email, password: SDKTest.password))
         let code = try env.code(to: email)
         let error = try await #require(throws: LatchError.self) { try await state.submitCode(Self.wrong(code)) }
         SDKTest.expect(
             error, .invalidCode, status: 400, oauthError: "invalid_grant", suberror: "invalid_oob_value",
             serverErrorCodes: [ServerErrorCode.invalidCode], recovery: .correctInput,
             correlation: .lastRequest(env.recorder))
-        _ = try SDKTest.completed(try await state.submitCode(code))
+        _ = try SDKTest.accountCreated(try await state.submitCode(code))
     }
 
     @Test("code expired 19002 after the tenant's code lifetime; resendCode gives a working code")
@@ -65,7 +65,7 @@ struct FlowErrorTests {
         settings.codeLifetime = 60
         try env.server.createTenant("shortcode", settings: settings)
         let email = SDKTest.email("expired")
-        let state = SDKTest.codeRequired(
+        let state = try SDKTest.codeRequired(
             try await env.client(tenant: "shortcode").signUp(username: email, password: SDKTest.password))
         let code = try env.code(to: email, tenant: "shortcode")
         env.server.clock.advance(by: 61)
@@ -77,7 +77,7 @@ struct FlowErrorTests {
             correlation: .lastRequest(env.recorder))
 
         let resent = try await state.resendCode()
-        _ = try SDKTest.completed(try await resent.submitCode(try env.code(to: email, tenant: "shortcode")))
+        _ = try SDKTest.accountCreated(try await resent.submitCode(try env.code(to: email, tenant: "shortcode")))
     }
 
     @Test("code attempts exceeded 19003 on the attempt that reaches the limit; even the right code is refused")
@@ -101,7 +101,7 @@ struct FlowErrorTests {
         #expect(right.code == .codeAttemptsExceeded)
 
         let resent = try await state.resendCode()
-        let result = try await resent.submitCode(try env.code(to: email))
+        let result = try SDKTest.completed(try await resent.submitCode(try env.code(to: email)))
         #expect(result.account.username == email)
     }
 
@@ -124,9 +124,9 @@ struct FlowErrorTests {
         let env = try SDKTest.Environment()
         defer { env.stop() }
         let email = SDKTest.email("consumed")
-        let state = SDKTest.codeRequired(try await env.client().signUp(username: email, password: SDKTest.password))
+        let state = try SDKTest.codeRequired(try await env.client().signUp(username: email, password: SDKTest.password))
         let code = try env.code(to: email)
-        let after = try SDKTest.completed(try await state.submitCode(code))
+        let after = try SDKTest.accountCreated(try await state.submitCode(code))
         _ = try await after.signIn()
 
         let twice = try await #require(throws: LatchError.self) { try await after.signIn() }
@@ -167,7 +167,7 @@ struct FlowErrorTests {
     func browserRequired() async throws {
         let env = try SDKTest.Environment()
         defer { env.stop() }
-        let client = env.client(challengeTypes: [.password])
+        let client = try env.client(challengeTypes: [.password])
         for reset in [false, true] {
             let error = try await #require(throws: LatchError.self) {
                 if reset {

@@ -20,7 +20,7 @@ struct ResilienceTests {
     func networkDown() async throws {
         let closed = try SDKTest.ClosedPort()
         let recorder = SDKTest.RecordingTransport()
-        let client = LatchClient(
+        let client = try LatchClient(
             configuration: LatchConfiguration(
                 serverURL: URL(string: "http://127.0.0.1:\(closed.port)")!, clientID: "latch-dev",
                 credentialStore: InMemoryCredentialStore(), retryPolicy: SDKTest.fastRetries,
@@ -52,7 +52,7 @@ struct ResilienceTests {
         let env = try SDKTest.Environment()
         defer { env.stop() }
         // Honour Retry-After only up to 1 s, so a 2 s wait is handed to the app.
-        let client = env.client(retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: 0.01, maxRetryAfter: 1))
+        let client = try env.client(retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: 0.01, maxRetryAfter: 1))
         let signedIn = try await env.signedIn(client, email: SDKTest.email("throttle"))
         env.server.clock.advance(by: 3400)  // 200 s left: needs a refresh
         let wait: TimeInterval = httpDate ? 30 : 2
@@ -108,7 +108,7 @@ struct ResilienceTests {
     func serverErrorWithRetryAfterThrottles() async throws {
         let env = try SDKTest.Environment()
         defer { env.stop() }
-        let client = env.client(retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: 0.01, maxRetryAfter: 1))
+        let client = try env.client(retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: 0.01, maxRetryAfter: 1))
         let signedIn = try await env.signedIn(client, email: SDKTest.email("throttle-5xx"))
         env.server.clock.advance(by: 3400)
         env.server.faults.inject(.serverError(status: 500, retryAfter: "5"), on: Self.token)
@@ -138,7 +138,7 @@ struct ResilienceTests {
     func shortRetryAfterHonoured() async throws {
         let env = try SDKTest.Environment()
         defer { env.stop() }
-        let client = env.client(retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: 0.01, maxRetryAfter: 10))
+        let client = try env.client(retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: 0.01, maxRetryAfter: 10))
         let email = SDKTest.email("retry")
         try env.server.createUser(email: email, password: SDKTest.password)
 
@@ -172,7 +172,7 @@ struct ResilienceTests {
         let env = try SDKTest.Environment()
         defer { env.stop() }
         let email = SDKTest.email("noresend")
-        let state = SDKTest.codeRequired(try await env.client().signUp(username: email, password: SDKTest.password))
+        let state = try SDKTest.codeRequired(try await env.client().signUp(username: email, password: SDKTest.password))
         let code = try env.code(to: email)
         env.server.faults.inject(.serverError(status: 500, times: 1), on: "/signup/v1.0/continue")
 
@@ -182,7 +182,7 @@ struct ResilienceTests {
             correlation: .lastRequest(env.recorder))
         #expect(env.serverCount("/signup/v1.0/continue") == 1)
 
-        _ = try SDKTest.completed(try await state.submitCode(code))
+        _ = try SDKTest.accountCreated(try await state.submitCode(code))
         #expect(env.serverCount("/signup/v1.0/continue") == 2)
     }
 
@@ -190,7 +190,7 @@ struct ResilienceTests {
     func refreshRetryRules() async throws {
         let env = try SDKTest.Environment()
         defer { env.stop() }
-        let client = env.client()
+        let client = try env.client()
         let signedIn = try await env.signedIn(client, email: SDKTest.email("refresh500"))
         env.server.clock.advance(by: 3400)
 
@@ -216,7 +216,7 @@ struct ResilienceTests {
         let env = try SDKTest.Environment()
         defer { env.stop() }
         let email = SDKTest.email("giveup")
-        let state = SDKTest.codeRequired(try await env.client().signUp(username: email, password: SDKTest.password))
+        let state = try SDKTest.codeRequired(try await env.client().signUp(username: email, password: SDKTest.password))
         env.server.faults.inject(.serverError(status: 503, retryAfter: "0"), on: "/signup/v1.0/continue")
         let error = try await #require(throws: LatchError.self) { try await state.submitCode(try env.code(to: email)) }
         SDKTest.expect(

@@ -51,7 +51,7 @@ struct ServerErrorMappingTests {
         Row("user_not_found", "user_not_found", codes: [Codes.userNotFound], .userNotFound, .signUpInstead),
         Row("user_already_exists", "user_already_exists", codes: [Codes.userAlreadyExists], .userAlreadyExists, .signInInstead),
         Row("expired_token", "expired_token", codes: [Codes.expired], .flowExpired, .restartFlow),
-        Row("expired_refresh_token", "expired_refresh_token", .interactionRequired, .signInAgain(claims: nil)),
+        Row("expired_refresh_token", "expired_refresh_token", .interactionRequired, .signInAgain(claimsChallenge: nil)),
         Row("unsupported_challenge_type", "unsupported_challenge_type", .browserRequired, .useBrowser),
         Row("invalid_scope", "invalid_scope", codes: [Codes.scopeNotAllowed], .invalidScope, .none),
         Row(
@@ -102,13 +102,13 @@ struct ServerErrorMappingTests {
             .invalidFlowState, .restartFlow),
         Row(
             "invalid_grant + refresh token revoked", "invalid_grant", codes: [Codes.refreshTokenRevoked], .interactionRequired,
-            .signInAgain(claims: nil)),
+            .signInAgain(claimsChallenge: nil)),
         Row(
             "invalid_grant + refresh token reused", "invalid_grant", codes: [Codes.refreshTokenReused], .interactionRequired,
-            .signInAgain(claims: nil)),
+            .signInAgain(claimsChallenge: nil)),
         Row(
             "invalid_grant + invalid refresh token", "invalid_grant", codes: [Codes.invalidRefreshToken], .interactionRequired,
-            .signInAgain(claims: nil)),
+            .signInAgain(claimsChallenge: nil)),
         Row(
             "invalid_grant + user has no password", "invalid_grant", codes: [Codes.userHasNoPassword], .wrongPassword,
             .correctInput),

@@ -13,7 +13,7 @@ struct SignInTests {
     func password() async throws {
         let env = try SDKTest.Environment()
         defer { env.stop() }
-        let client = env.client()
+        let client = try env.client()
         let email = SDKTest.email("pw")
         let user = try env.server.createUser(email: email, password: SDKTest.password)
 
@@ -21,7 +21,7 @@ struct SignInTests {
         #expect(result.account.id == user.id)
         #expect(result.account.username == email)
         #expect(result.account.claims?.email == email)
-        #expect(result.account.claims?.amr == ["pwd"])
+        #expect(result.account.claims?.authenticationMethods == ["pwd"])
         #expect(result.account.sessionState == .signedIn)
         #expect(result.expiresOn == env.server.clock.now().addingTimeInterval(3600))
         #expect(
@@ -34,13 +34,13 @@ struct SignInTests {
     func passwordLater() async throws {
         let env = try SDKTest.Environment()
         defer { env.stop() }
-        let client = env.client()
+        let client = try env.client()
         let email = SDKTest.email("later")
         try env.server.createUser(email: email, password: SDKTest.password)
 
         let state = try SDKTest.passwordRequired(try await client.signIn(username: email))
         #expect(state.username == email)
-        let result = try await state.submitPassword(SDKTest.password)
+        let result = try SDKTest.completed(try await state.submitPassword(SDKTest.password))
         #expect(result.account.username == email)
     }
 
@@ -48,7 +48,7 @@ struct SignInTests {
     func code() async throws {
         let env = try SDKTest.Environment()
         defer { env.stop() }
-        let client = env.client()
+        let client = try env.client()
         let email = SDKTest.email("code")
         let user = try env.server.createUser(email: email, password: nil)
 
@@ -61,16 +61,16 @@ struct SignInTests {
             let stale = try await #require(throws: LatchError.self) { try await resent.submitCode(first) }
             #expect(stale.code == .invalidCode)
         }
-        let result = try await resent.submitCode(second)
+        let result = try SDKTest.completed(try await resent.submitCode(second))
         #expect(result.account.id == user.id)
-        #expect(result.account.claims?.amr == ["otp"])
+        #expect(result.account.claims?.authenticationMethods == ["otp"])
     }
 
     @Test("wrong password 17009; the state stays usable and the right password then succeeds")
     func wrongPassword() async throws {
         let env = try SDKTest.Environment()
         defer { env.stop() }
-        let client = env.client()
+        let client = try env.client()
         let email = SDKTest.email("wrong")
         try env.server.createUser(email: email, password: SDKTest.password)
 
@@ -89,7 +89,7 @@ struct SignInTests {
             serverErrorCodes: [ServerErrorCode.invalidCredentials], recovery: .correctInput,
             correlation: .lastRequest(env.recorder))
         #expect(wrong.failureReason?.isEmpty == false)
-        let result = try await state.submitPassword(SDKTest.password)
+        let result = try SDKTest.completed(try await state.submitPassword(SDKTest.password))
         #expect(result.account.username == email)
 
         // The state is consumed by the success: using it again is an invalid flow state.
@@ -104,7 +104,7 @@ struct SignInTests {
     func userNotFound() async throws {
         let env = try SDKTest.Environment()
         defer { env.stop() }
-        let client = env.client()
+        let client = try env.client()
         let email = SDKTest.email("nobody")
         for attempt in 0..<2 {
             let error = try await #require(throws: LatchError.self) {
@@ -126,14 +126,14 @@ struct SignInTests {
     func resetPassword() async throws {
         let env = try SDKTest.Environment()
         defer { env.stop() }
-        let client = env.client()
+        let client = try env.client()
         let email = SDKTest.email("reset")
         let user = try env.server.createUser(email: email, password: SDKTest.password)
 
-        let state = SDKTest.codeRequired(try await client.resetPassword(username: email))
+        let state = try SDKTest.codeRequired(try await client.resetPassword(username: email))
         #expect(state.username == email)
         #expect(state.delivery.codeLength == 8)
-        let passwordState = try await state.submitCode(try env.code(to: email))
+        let passwordState = try SDKTest.passwordRequired(try await state.submitCode(try env.code(to: email)))
 
         let weak = try await #require(throws: LatchError.self) { try await passwordState.submitPassword("12345678") }
         SDKTest.expect(
@@ -141,11 +141,11 @@ struct SignInTests {
             serverErrorCodes: [ServerErrorCode.weakPassword], recovery: .correctInput,
             correlation: .lastRequest(env.recorder))
 
-        let after = try await passwordState.submitPassword(SDKTest.otherPassword)
+        let after = try SDKTest.passwordReset(try await passwordState.submitPassword(SDKTest.otherPassword))
         #expect(after.username == email)
-        let result = try await after.signIn()
+        let result = try SDKTest.completed(try await after.signIn())
         #expect(result.account.id == user.id)
-        #expect(Set(result.account.claims?.amr ?? []) == ["otp", "pwd"])
+        #expect(Set(result.account.claims?.authenticationMethods ?? []) == ["otp", "pwd"])
 
         _ = try SDKTest.completed(try await client.signIn(username: email, password: SDKTest.otherPassword))
         let old = try await #require(throws: LatchError.self) {
@@ -158,7 +158,7 @@ struct SignInTests {
     func catchByCode() async throws {
         let env = try SDKTest.Environment()
         defer { env.stop() }
-        let client = env.client()
+        let client = try env.client()
         do {
             _ = try await client.signIn(username: SDKTest.email("nobody"))
             Issue.record("sign-in of an unknown user succeeded")

@@ -13,19 +13,19 @@ struct SignUpTests {
     func passwordAndCode() async throws {
         let env = try SDKTest.Environment()
         defer { env.stop() }
-        let client = env.client()
+        let client = try env.client()
         let email = SDKTest.email("ada")
 
-        let state = SDKTest.codeRequired(
+        let state = try SDKTest.codeRequired(
             try await client.signUp(username: "  \(email.uppercased()) ", password: SDKTest.password))
         #expect(state.username == email)
-        #expect(state.delivery.channel == "email")
+        #expect(state.delivery.channel == .email)
         #expect(state.delivery.codeLength == 8)
         #expect(!state.delivery.sentTo.isEmpty && state.delivery.sentTo != email)
 
-        let after = try SDKTest.completed(try await state.submitCode(try env.code(to: email)))
+        let after = try SDKTest.accountCreated(try await state.submitCode(try env.code(to: email)))
         #expect(after.username == email)
-        let result = try await after.signIn()
+        let result = try SDKTest.completed(try await after.signIn())
         let user = try #require(
             try env.server.app.services.admin.users(tenant: env.server.app.services.admin.tenant(named: "default"))
                 .first { $0.email == email })
@@ -33,7 +33,7 @@ struct SignUpTests {
         #expect(result.account.username == email)
         #expect(result.account.tenant == "default")
         #expect(result.account.claims?.email == email)
-        #expect(result.account.claims?.sub == user.id)
+        #expect(result.account.claims?.subject == user.id)
         #expect(result.account.claims?.emailVerified == true)
         #expect(result.account.sessionState == .signedIn)
         #expect(!result.accessToken.isEmpty)
@@ -53,21 +53,22 @@ struct SignUpTests {
     func codeOnly() async throws {
         let env = try SDKTest.Environment()
         defer { env.stop() }
-        let client = env.client(challengeTypes: [.oob])
+        let client = try env.client(challengeTypes: [.oob])
         let email = SDKTest.email("codeonly")
 
-        let state = SDKTest.codeRequired(try await client.signUp(username: email))
-        let result = try await SDKTest.completed(try await state.submitCode(try env.code(to: email))).signIn()
+        let state = try SDKTest.codeRequired(try await client.signUp(username: email))
+        let result = try SDKTest.completed(
+            try await SDKTest.accountCreated(try await state.submitCode(try env.code(to: email))).signIn())
         #expect(result.account.username == email)
-        #expect(result.account.claims?.amr == ["otp"])
+        #expect(result.account.claims?.authenticationMethods == ["otp"])
 
         let signIn = try SDKTest.codeRequired(try await client.signIn(username: email))
         #expect(signIn.delivery.codeLength == 8)
-        let second = try await signIn.submitCode(try env.code(to: email))
+        let second = try SDKTest.completed(try await signIn.submitCode(try env.code(to: email)))
         #expect(second.account.id == result.account.id)
 
         // A password-capable client is still sent a code: the account has no password.
-        let both = env.client()
+        let both = try env.client()
         _ = try SDKTest.codeRequired(try await both.signIn(username: email))
         // Even when the app offers a password, the server's choice (a code) is returned.
         _ = try SDKTest.codeRequired(try await both.signIn(username: email, password: SDKTest.password))
@@ -77,10 +78,10 @@ struct SignUpTests {
     func passwordLater() async throws {
         let env = try SDKTest.Environment()
         defer { env.stop() }
-        let client = env.client()
+        let client = try env.client()
         let email = SDKTest.email("later")
 
-        let state = SDKTest.codeRequired(try await client.signUp(username: email))
+        let state = try SDKTest.codeRequired(try await client.signUp(username: email))
         let passwordState = try SDKTest.passwordRequired(try await state.submitCode(try env.code(to: email)))
         #expect(passwordState.username == email)
 
@@ -90,7 +91,8 @@ struct SignUpTests {
             weak, .weakPassword, status: 400, oauthError: "invalid_grant", suberror: "password_too_short",
             serverErrorCodes: [ServerErrorCode.weakPassword], recovery: .correctInput, correlation: .lastRequest(env.recorder))
 
-        let result = try await SDKTest.completed(try await passwordState.submitPassword(SDKTest.password)).signIn()
+        let result = try SDKTest.completed(
+            try await SDKTest.accountCreated(try await passwordState.submitPassword(SDKTest.password)).signIn())
         #expect(result.account.username == email)
         let signIn = try SDKTest.completed(try await client.signIn(username: email, password: SDKTest.password))
         #expect(signIn.account.id == result.account.id)
@@ -105,16 +107,16 @@ struct SignUpTests {
             AttributeDefinition(name: "displayName"), AttributeDefinition(name: "city", regex: "[A-Za-z ]+"),
         ]
         try env.server.createTenant("attrs", settings: settings)
-        let client = env.client(tenant: "attrs")
+        let client = try env.client(tenant: "attrs")
         let email = SDKTest.email("attrs")
 
-        let state = SDKTest.codeRequired(try await client.signUp(username: email, password: SDKTest.password))
+        let state = try SDKTest.codeRequired(try await client.signUp(username: email, password: SDKTest.password))
         let (attributesState, required) = try SDKTest.attributesRequired(
             try await state.submitCode(try env.code(to: email, tenant: "attrs")))
         #expect(
             required == [
-                RequiredAttribute(name: "displayName", type: "string", required: true),
-                RequiredAttribute(name: "city", type: "string", required: true, options: .init(regex: "[A-Za-z ]+")),
+                LatchRequiredAttribute(name: "displayName", type: "string", isRequired: true),
+                LatchRequiredAttribute(name: "city", type: "string", isRequired: true, regex: "[A-Za-z ]+"),
             ])
 
         let invalid = try await #require(throws: LatchError.self) {
@@ -131,7 +133,8 @@ struct SignUpTests {
         let (rest, stillRequired) = try SDKTest.attributesRequired(
             try await attributesState.submitAttributes(["displayName": "Ada Lovelace"]))
         #expect(stillRequired.map(\.name) == ["city"])
-        let result = try await SDKTest.completed(try await rest.submitAttributes(["city": "London"])).signIn()
+        let result = try SDKTest.completed(
+            try await SDKTest.accountCreated(try await rest.submitAttributes(["city": "London"])).signIn())
         #expect(result.account.claims?.name == "Ada Lovelace")
         #expect(result.account.tenant == "attrs")
     }
@@ -143,11 +146,12 @@ struct SignUpTests {
         var settings = TenantSettings()
         settings.requiredAttributes = [AttributeDefinition(name: "displayName")]
         try env.server.createTenant("attrs2", settings: settings)
-        let client = env.client(tenant: "attrs2")
+        let client = try env.client(tenant: "attrs2")
         let email = SDKTest.email("start")
-        let state = SDKTest.codeRequired(
+        let state = try SDKTest.codeRequired(
             try await client.signUp(username: email, password: SDKTest.password, attributes: ["displayName": "Grace"]))
-        let result = try await SDKTest.completed(try await state.submitCode(try env.code(to: email, tenant: "attrs2"))).signIn()
+        let result = try SDKTest.completed(
+            try await SDKTest.accountCreated(try await state.submitCode(try env.code(to: email, tenant: "attrs2"))).signIn())
         #expect(result.account.claims?.name == "Grace")
     }
 }

@@ -16,7 +16,7 @@ struct TokenTests {
         let env = try SDKTest.Environment()
         defer { env.stop() }
         let store = InMemoryCredentialStore()
-        let client = env.client(store: store)
+        let client = try env.client(store: store)
         let signedIn = try await env.signedIn(client, email: SDKTest.email("cache"))
         let before = env.recorder.count
         let serverBefore = env.serverCount(Self.token)
@@ -54,9 +54,9 @@ struct TokenTests {
         let env = try SDKTest.Environment()
         defer { env.stop() }
         let store = InMemoryCredentialStore()
-        let signedIn = try await env.signedIn(env.client(store: store), email: SDKTest.email("store"))
+        let signedIn = try await env.signedIn(try env.client(store: store), email: SDKTest.email("store"))
         let before = env.recorder.count
-        let other = env.client(store: store)
+        let other = try env.client(store: store)
         let account = try #require(try await other.accounts().first)
         #expect(account == signedIn.account)
         let result = try await other.acquireTokenSilent(account: account)
@@ -68,7 +68,7 @@ struct TokenTests {
     func forceRefresh() async throws {
         let env = try SDKTest.Environment()
         defer { env.stop() }
-        let client = env.client()
+        let client = try env.client()
         let signedIn = try await env.signedIn(client, email: SDKTest.email("force"))
         let serverBefore = env.serverCount(Self.token)
         let refreshed = try await client.acquireTokenSilent(account: signedIn.account, forceRefresh: true)
@@ -84,14 +84,15 @@ struct TokenTests {
         let env = try SDKTest.Environment()
         defer { env.stop() }
         let store = InMemoryCredentialStore()
-        let client = env.client(store: store)
+        let client = try env.client(store: store)
         let email = SDKTest.email("revoked")
         let signedIn = try await env.signedIn(client, email: email)
 
         // The user resets the password on another device.
-        let device = env.client()
-        let reset = SDKTest.codeRequired(try await device.resetPassword(username: email))
-        _ = try await reset.submitCode(try env.code(to: email)).submitPassword(SDKTest.otherPassword)
+        let device = try env.client()
+        let reset = try SDKTest.codeRequired(try await device.resetPassword(username: email))
+        _ = try await SDKTest.passwordRequired(try await reset.submitCode(try env.code(to: email)))
+            .submitPassword(SDKTest.otherPassword)
 
         // The cached access token is still served until it nears expiry…
         #expect(try await client.acquireTokenSilent(account: signedIn.account).accessToken == signedIn.accessToken)
@@ -102,7 +103,7 @@ struct TokenTests {
         }
         SDKTest.expect(
             error, .interactionRequired, status: 400, oauthError: "invalid_grant",
-            serverErrorCodes: [ServerErrorCode.refreshTokenRevoked], recovery: .signInAgain(claims: nil),
+            serverErrorCodes: [ServerErrorCode.refreshTokenRevoked], recovery: .signInAgain(claimsChallenge: nil),
             correlation: .lastRequest(env.recorder))
 
         let accounts = try await client.accounts()
@@ -120,7 +121,7 @@ struct TokenTests {
             try await client.acquireTokenSilent(account: signedIn.account)
         }
         #expect(again.code == .interactionRequired)
-        #expect(again.recovery == .signInAgain(claims: nil))
+        #expect(again.recovery == .signInAgain(claimsChallenge: nil))
         #expect(env.serverCount(Self.token) == serverBefore)
 
         // Signing in again restores the session.
@@ -134,20 +135,20 @@ struct TokenTests {
         let env = try SDKTest.Environment()
         defer { env.stop() }
         let store = InMemoryCredentialStore()
-        let client = env.client(store: store)
+        let client = try env.client(store: store)
         let signedIn = try await env.signedIn(client, email: SDKTest.email("reuse"))
         let stale = try await store.read()
         _ = try await client.acquireTokenSilent(account: signedIn.account, forceRefresh: true)
         env.server.clock.advance(by: 10)  // past the 5 s reuse grace window
 
         // A copy of the old store presents the rotated refresh token again.
-        let copy = env.client(store: InMemoryCredentialStore(snapshot: stale))
+        let copy = try env.client(store: InMemoryCredentialStore(snapshot: stale))
         let reused = try await #require(throws: LatchError.self) {
             try await copy.acquireTokenSilent(account: signedIn.account, forceRefresh: true)
         }
         SDKTest.expect(
             reused, .interactionRequired, status: 400, oauthError: "invalid_grant",
-            serverErrorCodes: [ServerErrorCode.refreshTokenReused], recovery: .signInAgain(claims: nil),
+            serverErrorCodes: [ServerErrorCode.refreshTokenReused], recovery: .signInAgain(claimsChallenge: nil),
             correlation: .lastRequest(env.recorder))
         #expect(try await copy.accounts().first?.sessionState == .interactionRequired)
 
@@ -157,7 +158,7 @@ struct TokenTests {
         }
         SDKTest.expect(
             revoked, .interactionRequired, status: 400, oauthError: "invalid_grant",
-            serverErrorCodes: [ServerErrorCode.refreshTokenRevoked], recovery: .signInAgain(claims: nil),
+            serverErrorCodes: [ServerErrorCode.refreshTokenRevoked], recovery: .signInAgain(claimsChallenge: nil),
             correlation: .lastRequest(env.recorder))
         #expect(try await client.accounts().first?.sessionState == .interactionRequired)
     }
@@ -167,18 +168,19 @@ struct TokenTests {
         let env = try SDKTest.Environment()
         defer { env.stop() }
         let store = InMemoryCredentialStore()
-        let client = env.client(store: store)
+        let client = try env.client(store: store)
         let signedIn = try await env.signedIn(client, email: SDKTest.email("signout"))
         try await client.signOut(account: signedIn.account)
         #expect(try await client.accounts().isEmpty)
         #expect(try await store.read().accounts.isEmpty)
         let before = env.recorder.count
+        let id = UUID()
         let error = try await #require(throws: LatchError.self) {
-            try await client.acquireTokenSilent(account: signedIn.account)
+            try await client.acquireTokenSilent(account: signedIn.account, correlationID: id)
         }
         SDKTest.expect(
-            error, .interactionRequired, status: nil, oauthError: nil, recovery: .signInAgain(claims: nil),
-            correlation: .none)
+            error, .interactionRequired, status: nil, oauthError: nil, recovery: .signInAgain(claimsChallenge: nil),
+            correlation: .flow(id))
         #expect(env.recorder.count == before)
     }
 
@@ -186,7 +188,7 @@ struct TokenTests {
     func noRefreshToken() async throws {
         let env = try SDKTest.Environment()
         defer { env.stop() }
-        let client = env.client()
+        let client = try env.client()
         let email = SDKTest.email("noofflline")
         try env.server.createUser(email: email, password: SDKTest.password)
         let result = try SDKTest.completed(
@@ -209,15 +211,16 @@ struct SharedStoreAccountsTests {
         let env = try SDKTest.Environment()
         defer { env.stop() }
         let store = InMemoryCredentialStore()
-        let first = env.client(store: store)
-        let second = env.client(store: store)
+        let first = try env.client(store: store)
+        let second = try env.client(store: store)
         let email = SDKTest.email("shared")
         let signedIn = try await env.signedIn(first, email: email)
         #expect(try await second.accounts().first?.sessionState == .signedIn)
 
         // The session is revoked and the first client finds out.
-        let reset = SDKTest.codeRequired(try await env.client().resetPassword(username: email))
-        _ = try await reset.submitCode(try env.code(to: email)).submitPassword(SDKTest.otherPassword)
+        let reset = try SDKTest.codeRequired(try await env.client().resetPassword(username: email))
+        _ = try await SDKTest.passwordRequired(try await reset.submitCode(try env.code(to: email)))
+            .submitPassword(SDKTest.otherPassword)
         _ = try? await first.acquireTokenSilent(account: signedIn.account, forceRefresh: true)
         #expect(try await first.accounts().first?.sessionState == .interactionRequired)
         #expect(try await second.accounts().first?.sessionState == .interactionRequired)

@@ -13,11 +13,11 @@ struct WireEdgeTests {
     func formEncoding() async throws {
         let env = try SDKTest.Environment()
         defer { env.stop() }
-        let client = env.client()
+        let client = try env.client()
         let email = "ada+tag.\(UUID().uuidString.prefix(6).lowercased())@example.com"
         let password = "p@ss w+rd&x=1%20;ü€😀*~"
-        let state = SDKTest.codeRequired(try await client.signUp(username: email, password: password))
-        _ = try await SDKTest.completed(try await state.submitCode(try env.code(to: email))).signIn()
+        let state = try SDKTest.codeRequired(try await client.signUp(username: email, password: password))
+        _ = try SDKTest.completed(try await SDKTest.accountCreated(try await state.submitCode(try env.code(to: email))).signIn())
         let result = try SDKTest.completed(try await client.signIn(username: email, password: password))
         #expect(result.account.username == email)
         let wrong = try await #require(throws: LatchError.self) {
@@ -30,7 +30,7 @@ struct WireEdgeTests {
     func invalidScope() async throws {
         let env = try SDKTest.Environment()
         defer { env.stop() }
-        let client = env.client()
+        let client = try env.client()
         let signedIn = try await env.signedIn(client, email: SDKTest.email("scope"))
         let error = try await #require(throws: LatchError.self) {
             try await client.acquireTokenSilent(scopes: ["openid", "api.read"], account: signedIn.account)
@@ -46,7 +46,7 @@ struct WireEdgeTests {
     func narrowerScopesFromCache() async throws {
         let env = try SDKTest.Environment()
         defer { env.stop() }
-        let client = env.client()
+        let client = try env.client()
         let signedIn = try await env.signedIn(client, email: SDKTest.email("narrow"))
         let before = env.recorder.count
         let result = try await client.acquireTokenSilent(scopes: ["offline_access"], account: signedIn.account)

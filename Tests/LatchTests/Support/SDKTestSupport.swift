@@ -80,23 +80,23 @@ enum SDKTest {
 
         /// A client of this server whose clock is the server's test clock.
         func client(
-            tenant: String = "default", clientID: String = "latch-dev", challengeTypes: [ChallengeType] = [.oob, .password],
-            store: (any CredentialStore)? = nil, retryPolicy: RetryPolicy = SDKTest.fastRetries
-        ) -> LatchClient {
-            LatchClient(
+            tenant: String = "default", clientID: String = "latch-dev",
+            challengeTypes: [LatchConfiguration.ChallengeType] = [.oob, .password], store: (any CredentialStore)? = nil,
+            retryPolicy: RetryPolicy = SDKTest.fastRetries
+        ) throws -> LatchClient {
+            try LatchClient(
                 configuration: configuration(
                     tenant: tenant, clientID: clientID, challengeTypes: challengeTypes, store: store, retryPolicy: retryPolicy))
         }
 
         func configuration(
-            tenant: String = "default", clientID: String = "latch-dev", challengeTypes: [ChallengeType] = [.oob, .password],
-            store: (any CredentialStore)? = nil, retryPolicy: RetryPolicy = SDKTest.fastRetries
+            tenant: String = "default", clientID: String = "latch-dev",
+            challengeTypes: [LatchConfiguration.ChallengeType] = [.oob, .password], store: (any CredentialStore)? = nil,
+            retryPolicy: RetryPolicy = SDKTest.fastRetries
         ) -> LatchConfiguration {
-            let clock = server.clock
-            return LatchConfiguration(
-                serverURL: URL(string: server.baseURL)!, tenant: tenant, clientID: clientID, challengeTypes: challengeTypes,
-                credentialStore: store ?? InMemoryCredentialStore(), retryPolicy: retryPolicy,
-                transport: recorder.transport, clock: { clock.now() })
+            server.makeConfiguration(
+                tenant: tenant, clientID: clientID, challengeTypes: challengeTypes, credentialStore: store,
+                retryPolicy: retryPolicy, transport: recorder.transport)
         }
 
         /// The newest code sent to `email`.
@@ -114,26 +114,34 @@ enum SDKTest {
 
         /// Server-side count of requests to a path ending in `suffix`.
         func serverCount(_ suffix: String) -> Int { server.faults.requestCount(path: suffix) }
+
+        /// Waits until the server has received `count` requests to a path ending in `suffix` (at
+        /// most `timeout` seconds), so a test can act while a delayed request is being answered.
+        func waitForServer(_ suffix: String, count: Int, timeout: Double = 10) async throws {
+            let deadline = Date().addingTimeInterval(timeout)
+            while serverCount(suffix) < count {
+                guard Date() < deadline else {
+                    Issue.record("the server saw \(serverCount(suffix)) requests to \(suffix), not \(count)")
+                    return
+                }
+                try await Task.sleep(nanoseconds: 5_000_000)
+            }
+        }
     }
 
     // MARK: - Unwrapping flow results
 
-    static func codeRequired(_ result: SignUpStartResult) -> SignUpCodeRequiredState {
-        switch result {
-        case .codeRequired(let state): state
-        }
+    static func codeRequired(_ step: SignUpStep, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> SignUpCodeRequiredState
+    {
+        guard case .codeRequired(let state) = step else { throw unexpected(step, sourceLocation) }
+        return state
     }
 
-    static func codeRequired(_ result: ResetPasswordStartResult) -> ResetPasswordCodeRequiredState {
-        switch result {
-        case .codeRequired(let state): state
-        }
-    }
-
-    static func completed(_ step: SignUpStep, sourceLocation: SourceLocation = #_sourceLocation) throws
+    static func accountCreated(_ step: SignUpStep, sourceLocation: SourceLocation = #_sourceLocation) throws
         -> SignInAfterSignUpState
     {
-        guard case .completed(let state) = step else { throw unexpected(step, sourceLocation) }
+        guard case .accountCreated(let state) = step else { throw unexpected(step, sourceLocation) }
         return state
     }
 
@@ -145,30 +153,51 @@ enum SDKTest {
     }
 
     static func attributesRequired(_ step: SignUpStep, sourceLocation: SourceLocation = #_sourceLocation) throws
-        -> (SignUpAttributesRequiredState, [RequiredAttribute])
+        -> (SignUpAttributesRequiredState, [LatchRequiredAttribute])
     {
         guard case .attributesRequired(let state, let required) = step else { throw unexpected(step, sourceLocation) }
         return (state, required)
     }
 
-    static func completed(_ result: SignInStartResult, sourceLocation: SourceLocation = #_sourceLocation) throws
-        -> LatchTokenResult
+    static func codeRequired(_ step: ResetPasswordStep, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> ResetPasswordCodeRequiredState
     {
-        guard case .completed(let tokens) = result else { throw unexpected(result, sourceLocation) }
-        return tokens
-    }
-
-    static func codeRequired(_ result: SignInStartResult, sourceLocation: SourceLocation = #_sourceLocation) throws
-        -> SignInCodeRequiredState
-    {
-        guard case .codeRequired(let state) = result else { throw unexpected(result, sourceLocation) }
+        guard case .codeRequired(let state) = step else { throw unexpected(step, sourceLocation) }
         return state
     }
 
-    static func passwordRequired(_ result: SignInStartResult, sourceLocation: SourceLocation = #_sourceLocation) throws
+    static func passwordRequired(_ step: ResetPasswordStep, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> ResetPasswordRequiredState
+    {
+        guard case .passwordRequired(let state) = step else { throw unexpected(step, sourceLocation) }
+        return state
+    }
+
+    static func passwordReset(_ step: ResetPasswordStep, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> SignInAfterResetPasswordState
+    {
+        guard case .passwordReset(let state) = step else { throw unexpected(step, sourceLocation) }
+        return state
+    }
+
+    static func completed(_ step: SignInStep, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> LatchTokenResult
+    {
+        guard case .completed(let tokens) = step else { throw unexpected(step, sourceLocation) }
+        return tokens
+    }
+
+    static func codeRequired(_ step: SignInStep, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> SignInCodeRequiredState
+    {
+        guard case .codeRequired(let state) = step else { throw unexpected(step, sourceLocation) }
+        return state
+    }
+
+    static func passwordRequired(_ step: SignInStep, sourceLocation: SourceLocation = #_sourceLocation) throws
         -> SignInPasswordRequiredState
     {
-        guard case .passwordRequired(let state) = result else { throw unexpected(result, sourceLocation) }
+        guard case .passwordRequired(let state) = step else { throw unexpected(step, sourceLocation) }
         return state
     }
 
@@ -188,8 +217,8 @@ enum SDKTest {
     enum Correlation {
         /// The `client-request-id` of the latest request the recorder saw.
         case lastRequest(RecordingTransport)
-        /// No request was made, so there is none.
-        case none
+        /// No request was made: the error carries the correlation id of its flow, and only that.
+        case flow(UUID)
     }
 
     /// Checks every public field of a ``LatchError`` against what the case demands.
@@ -212,8 +241,8 @@ enum SDKTest {
             let sent = recorder.lastCorrelationID
             #expect(sent != nil, "no request was recorded", sourceLocation: sourceLocation)
             #expect(error.correlationID == sent, "correlationID", sourceLocation: sourceLocation)
-        case .none:
-            #expect(error.correlationID == nil, "correlationID", sourceLocation: sourceLocation)
+        case .flow(let id):
+            #expect(error.correlationID == id.uuidString.lowercased(), "correlationID", sourceLocation: sourceLocation)
         }
         let bridged = error as NSError
         #expect(bridged.domain == "LatchErrorDomain", sourceLocation: sourceLocation)
@@ -254,5 +283,37 @@ enum SDKTest {
         }
 
         deinit { close(descriptor) }
+    }
+}
+
+extension SDKTest {
+    /// A thread-safe counter for transports and callbacks.
+    final class Counter: Sendable {
+        private let count = Mutex(0)
+
+        func increment() { count.withLock { $0 += 1 } }
+        var value: Int { count.withLock { $0 } }
+    }
+}
+
+extension SDKTest.Environment {
+    /// A client of this server that checks its store for changes made elsewhere every 0.1 s.
+    func watchingClient(store: (any CredentialStore)? = nil, retryPolicy: RetryPolicy = SDKTest.fastRetries)
+        throws -> LatchClient
+    {
+        var configuration = configuration(store: store, retryPolicy: retryPolicy)
+        configuration.credentialStoreWatchInterval = 0.1
+        return try LatchClient(configuration: configuration)
+    }
+}
+
+extension SDKTest {
+    /// A thread-safe on/off switch, e.g. for a transport that fails only while it is on.
+    final class Switch: Sendable {
+        private let state = Mutex(false)
+
+        func turnOn() { state.withLock { $0 = true } }
+        func turnOff() { state.withLock { $0 = false } }
+        var isOn: Bool { state.withLock { $0 } }
     }
 }

@@ -25,9 +25,9 @@
             return (server, ca)
         }
 
-        private func client(_ server: LatchTestServer, transport: HTTPTransport) -> LatchClient {
+        private func client(_ server: LatchTestServer, transport: HTTPTransport) throws -> LatchClient {
             let clock = server.clock
-            return LatchClient(
+            return try LatchClient(
                 configuration: LatchConfiguration(
                     serverURL: URL(string: server.baseURL)!, tenant: server.tenant, clientID: server.clientID,
                     credentialStore: InMemoryCredentialStore(), retryPolicy: SDKTest.fastRetries, transport: transport,
@@ -42,18 +42,18 @@
         func signUpSignInRefresh() async throws {
             let (server, ca) = try start()
             defer { server.stop() }
-            let client = client(server, transport: curl(trusting: ca))
+            let client = try client(server, transport: curl(trusting: ca))
             let email = SDKTest.email("tls")
 
-            let state = SDKTest.codeRequired(try await client.signUp(username: email, password: SDKTest.password))
+            let state = try SDKTest.codeRequired(try await client.signUp(username: email, password: SDKTest.password))
             let code = try #require(try server.latestCode(to: email))
-            let signedUp = try await SDKTest.completed(try await state.submitCode(code)).signIn()
+            let signedUp = try SDKTest.completed(try await SDKTest.accountCreated(try await state.submitCode(code)).signIn())
             #expect(signedUp.account.username == email)
             #expect(!signedUp.accessToken.isEmpty)
 
             let signedIn = try SDKTest.completed(try await client.signIn(username: email, password: SDKTest.password))
             #expect(signedIn.account.id == signedUp.account.id)
-            #expect(signedIn.account.claims?.iss.hasPrefix("https://") == true)
+            #expect(signedIn.account.claims?.issuer.hasPrefix("https://") == true)
 
             let refreshed = try await client.acquireTokenSilent(account: signedIn.account, forceRefresh: true)
             #expect(refreshed.accessToken != signedIn.accessToken)
@@ -72,7 +72,8 @@
             let error = try await #require(throws: LatchError.self) {
                 try await client(server, transport: transport).signIn(username: email, password: SDKTest.password)
             }
-            #expect(Date().timeIntervalSince(started) < 20)
+            // A hang never ends; 60 s leaves room for a loaded 2-core machine running the whole suite.
+            #expect(Date().timeIntervalSince(started) < 60)
             #expect(error.code == .networkError, "\(error)")
             #expect(error.isRetryable)
             #expect((error.underlyingError as? URLError)?.code == .serverCertificateUntrusted, "\(error)")

@@ -1,13 +1,13 @@
 import Foundation
-import LatchCrypto
 import LatchHTTP
 
 /// The admin adapter: bearer-token endpoints for operators and development tools. Today: the
 /// outbox reader (`GET /{tenant}/admin/outbox?to=&limit=`) and audit events
-/// (`GET /{tenant}/admin/audit?limit=`).
+/// (`GET /{tenant}/admin/audit?limit=`). The root admin token opens every tenant's paths; a scoped
+/// token only its own tenant's (``AdminAuthenticator``).
 struct AdminAPI: Sendable {
     let services: AuthServices
-    let adminToken: String
+    let authenticator: AdminAuthenticator
     /// Whether one-time codes are shown (development only).
     let revealCodes: Bool
     let log: ServerLog
@@ -52,20 +52,36 @@ struct AdminAPI: Sendable {
         }
     }
 
+    /// Runs `body` for the tenant the path names when the bearer token opens it; otherwise answers
+    /// 401 or 403 as RFC 6750 § 3.1 has it.
     private func authorized(_ request: HTTPRequest, _ body: (Tenant) throws -> HTTPResponse) -> HTTPResponse {
-        let presented = request.headers["Authorization"].flatMap { header -> String? in
-            header.lowercased().hasPrefix("bearer ") ? String(header.dropFirst(7)) : nil
-        }
-        guard let presented, ConstantTime.equals(Array(presented.utf8), Array(adminToken.utf8)) else {
-            return renderer.unauthorized()
-        }
+        let tenantName = request.pathParameters["tenant"] ?? ""
         do {
-            return try body(try services.directory.tenant(named: request.pathParameters["tenant"] ?? ""))
+            switch try authenticator.access(bearer: Self.bearerCredential(of: request), tenantName: tenantName) {
+            case .everyTenant:
+                return try body(try services.directory.tenant(named: tenantName))
+            case .tenant(let tenant, _):
+                return try body(tenant)
+            case .missingToken:
+                return renderer.unauthorized(tokenPresented: false)
+            case .invalidToken:
+                return renderer.unauthorized(tokenPresented: true)
+            case .insufficientScope(let tokenID):
+                log.warning("admin token used outside its tenant", [("admin_token_id", tokenID)], request: request)
+                return renderer.insufficientScope()
+            }
         } catch let failure as AuthFailure {
             return renderer.render(failure, for: request)
         } catch {
             log.error("admin request failed", [("error", "\(error)")], request: request)
             return renderer.serverError(for: request)
         }
+    }
+
+    /// The credential of an `Authorization: Bearer` header (RFC 6750 § 2.1; the scheme is
+    /// case-insensitive), or `nil` when the request has none or uses another scheme.
+    private static func bearerCredential(of request: HTTPRequest) -> String? {
+        guard let header = request.headers["Authorization"], header.lowercased().hasPrefix("bearer ") else { return nil }
+        return String(header.dropFirst(7))
     }
 }

@@ -69,8 +69,10 @@ struct NativeAuthAPI: Sendable {
         }
         route(&router, "/{tenant}/oauth2/v2.0/token", mayBlock: Self.carriesPassword) { call in
             let form = call.form
-            let outcome = try services.signIn.token(
-                call.context, request: TokenRequest(grant: try NativeAuthParameters.tokenGrant(form), scope: form["scope"]))
+            let request = TokenRequest(
+                grant: try NativeAuthParameters.tokenGrant(form), scope: form["scope"],
+                device: NativeAuthParameters.deviceToken(form))
+            let outcome = try services.signIn.token(call.context, request: request)
             switch outcome {
             case .issued(let issued):
                 return .json(
@@ -170,7 +172,9 @@ struct NativeAuthAPI: Sendable {
         }
     }
 
-    /// The RFC 6749 § 5.1 token response, with MSAL's `client_info` when asked for.
+    /// The RFC 6749 § 5.1 token response, with MSAL's `client_info` when asked for, and after a
+    /// sign-in Latch's own `device_token` member (``DeviceTrust``; RFC 6749 § 5.1 lets a response
+    /// carry more parameters, and clients ignore members they do not know).
     static func tokenResponse(_ issued: IssuedTokens, clientInfo: Bool) -> [UInt8] {
         var writer = JSONWriter(capacity: 1024 + issued.accessToken.utf8.count + (issued.idToken?.utf8.count ?? 0))
         writer.member("token_type", "Bearer")
@@ -180,6 +184,7 @@ struct NativeAuthAPI: Sendable {
         writer.member("refresh_token", issued.refreshToken)
         writer.member("id_token", issued.idToken)
         writer.member("client_info", clientInfo ? ClientInfo.encode(issued) : nil)
+        writer.member("device_token", issued.deviceToken)
         return writer.finish()
     }
 

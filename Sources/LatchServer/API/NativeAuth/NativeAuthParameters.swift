@@ -58,6 +58,13 @@ enum NativeAuthParameters {
         }
     }
 
+    /// `device_token`: the device token of an earlier sign-in (``DeviceTrust``). Absent, oversized
+    /// or malformed text is no token at all; the domain checks the rest, and never answers
+    /// differently for a bad one.
+    static func deviceToken(_ form: [String: String]) -> PresentedDeviceToken? {
+        form["device_token"].flatMap(PresentedDeviceToken.init)
+    }
+
     /// The `signup/v1.0/continue` submission.
     static func signUpSubmission(_ form: [String: String]) throws -> SignUpSubmission {
         switch try grantType(form) {

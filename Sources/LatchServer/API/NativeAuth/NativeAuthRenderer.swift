@@ -213,6 +213,9 @@ struct NativeAuthRenderer: ErrorRenderer {
         case .tenantName: "tenant"
         case .email: "email"
         case .keyID: "kid"
+        case .token: "token"
+        case .adminTokenID: "id"
+        case .adminTokenLabel: "name"
         }
     }
 

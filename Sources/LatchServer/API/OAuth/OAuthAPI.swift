@@ -28,6 +28,7 @@ final class OAuthAPI: Sendable {
         router.add("GET", "/{tenant}/discovery/v2.0/keys") { request in api.jwks(request) }
         router.add("GET", "/{tenant}/oidc/userinfo") { request in api.userinfo(request) }
         router.add("POST", "/{tenant}/oidc/userinfo") { request in api.userinfo(request) }
+        router.add("POST", "/{tenant}/oauth2/v2.0/revoke") { request in api.revoke(request) }
     }
 
     private func discovery(_ request: HTTPRequest) -> HTTPResponse {
@@ -65,6 +66,28 @@ final class OAuthAPI: Sendable {
         }
     }
 
+    /// Token revocation (RFC 7009 § 2): a form with `token`, an optional `token_type_hint` and the
+    /// public client's `client_id`. 200 with an empty body whenever the request was valid, also
+    /// for unknown tokens (§ 2.2); `unsupported_token_type` for a hint other than the two defined.
+    private func revoke(_ request: HTTPRequest) -> HTTPResponse {
+        withTenant(request) { tenant in
+            let form = try request.formParameters()
+            let client = try services.directory.client(id: form["client_id"], in: tenant)
+            let context = ClientContext(tenant: tenant, client: client, remoteAddress: request.remoteAddress)
+            let hint: TokenTypeHint?
+            switch form["token_type_hint"] {
+            case nil, "": hint = nil
+            case "refresh_token": hint = .refreshToken
+            case "access_token": hint = .accessToken
+            default:
+                return ErrorObject.response(
+                    400, "unsupported_token_type", "token_type_hint is refresh_token or access_token.")
+            }
+            try services.tokens.revoke(context: context, token: form["token"], hint: hint)
+            return HTTPResponse(status: 200, headers: HTTPHeaders([("Cache-Control", "no-store")]), body: [])
+        }
+    }
+
     /// Resolves the tenant and renders failures through ``OAuthRenderer``.
     private func withTenant(_ request: HTTPRequest, _ body: (Tenant) throws -> HTTPResponse) -> HTTPResponse {
         do {
@@ -72,6 +95,8 @@ final class OAuthAPI: Sendable {
             return try body(tenant)
         } catch let failure as AuthFailure {
             return renderer.render(failure, for: request)
+        } catch let error as HTTPError {
+            return renderer.render(error, for: request)
         } catch {
             log.error("request failed", [("error", "\(error)")], request: request)
             return renderer.serverError(for: request)
@@ -88,6 +113,8 @@ final class OAuthAPI: Sendable {
             "token_endpoint": "\(base)/oauth2/v2.0/token",
             "jwks_uri": "\(base)/discovery/v2.0/keys",
             "userinfo_endpoint": "\(base)/oidc/userinfo",
+            "revocation_endpoint": "\(base)/oauth2/v2.0/revoke",
+            "revocation_endpoint_auth_methods_supported": ["none"],
             "response_types_supported": ["code"],
             "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": ["ES256", "RS256"],

@@ -1,6 +1,6 @@
 import LatchHTTP
 
-/// The one place OAuth 2.0 / OpenID Connect answers (discovery, JWKS, userinfo) render failures:
+/// The one place OAuth 2.0 / OpenID Connect answers (discovery, JWKS, userinfo, revocation) render failures:
 /// the RFC 6749 § 5.2 object `{"error","error_description"}`, with RFC 6750 § 3 `WWW-Authenticate`
 /// on bearer-token failures. Every error body carries `error`.
 struct OAuthRenderer: ErrorRenderer {
@@ -18,6 +18,11 @@ struct OAuthRenderer: ErrorRenderer {
                 400, "invalid_request", "\(NativeAuthRenderer.wireName(of: parameter)) is missing or not valid.")
         case .invalidScope(let message):
             return ErrorObject.response(400, "invalid_scope", message)
+        case .unknownClient:
+            // RFC 6749 § 5.2: 401 invalid_client; a public client has no scheme to challenge with.
+            return ErrorObject.response(401, "invalid_client", "The client is not registered in this tenant.")
+        case .unauthorizedClient(let message):
+            return ErrorObject.response(400, "unauthorized_client", "The client may not do this: \(message).")
         case .tooManyAttempts(let retryAfter):
             return ErrorObject.response(
                 429, "too_many_requests", "Too many requests.",

@@ -7,6 +7,7 @@ public struct AdminService: Sendable {
     let store: any Store
     let clock: any ServerClock
     let keyRing: KeyRing
+    let sealer: MessageSealer
     let hasher: any PasswordHasher
     let policy: PasswordPolicy
 
@@ -25,6 +26,19 @@ public struct AdminService: Sendable {
             try keyRing.addKey(tx, tenant: tenant, algorithm: algorithm)
         }
         return tenant
+    }
+
+    /// Changes the settings of the tenant named `name` with `change`, in one write. Servers pick the
+    /// change up within their directory cache's lifetime (2 s).
+    /// - Throws: ``AuthFailure/unknownTenant``.
+    @discardableResult
+    public func updateTenant(named name: String, _ change: (inout TenantSettings) -> Void) throws -> Tenant {
+        try store.write { tx in
+            guard var tenant = try tx.tenant(named: name) else { throw AuthFailure.unknownTenant }
+            change(&tenant.settings)
+            guard try tx.updateSettings(tenant.settings, tenantID: tenant.id) else { throw AuthFailure.unknownTenant }
+            return tenant
+        }
     }
 
     /// The tenant named `name`.
@@ -84,8 +98,9 @@ public struct AdminService: Sendable {
     }
 
     /// Outbox messages, newest first.
-    /// - Parameter revealCodes: keep the one-time codes and bodies (development only); otherwise
-    ///   both are blanked, so an operator's view never shows a usable code.
+    /// - Parameter revealCodes: open the sealed bodies to show the one-time codes and bodies
+    ///   (development only); otherwise both are blank, so an operator's view never shows a usable
+    ///   code. A body that was erased, or whose seal does not open, is blank either way.
     public func outbox(tenant: Tenant?, recipient: String?, limit: Int = 20, revealCodes: Bool = true) throws
         -> [OutboxMessage]
     {
@@ -93,12 +108,9 @@ public struct AdminService: Sendable {
             try $0.outboxMessages(
                 tenantID: tenant?.id, recipient: recipient.map(User.normalizeEmail), limit: limit)
         }
-        guard !revealCodes else { return messages }
-        return messages.map { message in
-            var redacted = message
-            redacted.code = nil
-            redacted.body = ""
-            return redacted
+        return messages.map { stored in
+            guard revealCodes, let opened = try? sealer.open(stored) else { return MessageSealer.redacted(stored) }
+            return opened
         }
     }
 

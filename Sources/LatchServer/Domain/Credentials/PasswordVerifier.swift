@@ -8,14 +8,16 @@ public struct PasswordVerifier: Sendable {
     let store: any Store
     let hasher: any PasswordHasher
     let clock: any ServerClock
+    let limiter: RateLimiter
     let observe: @Sendable (SignInOutcome) -> Void
     let aggregator: AuditAggregator
     private let decoys = DecoyHashes()
 
     init(
-        store: any Store, hasher: any PasswordHasher, clock: any ServerClock, aggregator: AuditAggregator,
-        observe: @escaping @Sendable (SignInOutcome) -> Void
+        store: any Store, hasher: any PasswordHasher, clock: any ServerClock, limiter: RateLimiter,
+        aggregator: AuditAggregator, observe: @escaping @Sendable (SignInOutcome) -> Void
     ) {
+        self.limiter = limiter
         self.store = store
         self.hasher = hasher
         self.clock = clock
@@ -48,13 +50,25 @@ public struct PasswordVerifier: Sendable {
     ///
     /// Under enumeration protection an address without an account is reserved and delayed the same
     /// way, keyed by a hash of `address`, so its answers and 429s match a real account's.
+    ///
+    /// With a trusted `device` (a device token of this user that ``DeviceTrust`` accepted), the
+    /// attempt is reserved on that device's own counter instead of the account's, on the same
+    /// schedule (OWASP "Slow Down Online Guessing Attacks with Device Cookies"): the account-wide
+    /// delay, which strangers' wrong passwords start, does not apply to it, and its wrong passwords
+    /// do not count against the account. So someone holding the device (a stolen laptop) is
+    /// stopped by the device's limit alone, as OWASP prescribes, while every other source stays
+    /// under the account's. ``SessionIssuer`` clears the device's counter with its sign-in.
     public func verify(
-        _ password: String, for user: User?, address: String, context: ClientContext,
+        _ password: String, for user: User?, address: String, device: DeviceToken? = nil, context: ClientContext,
         onFailure: (any StoreWriting) throws -> Void = { _ in }
     ) throws -> Verified {
-        let reservation = try user.map { try reserve($0, context: context) }
+        try limiter.admit(.passwordAttempts, context)
+        let reservation = try user.map { user in
+            guard let device, device.userID == user.id else { return try reserve(user, context: context) }
+            return try reserve(key: device.counterKey, context: context, userID: user.id, scope: "device ")
+        }
         if user == nil, context.tenant.settings.enumerationProtection {
-            try reserveUnknown(address, context: context)
+            _ = try reserve(key: Digest.sha256Hex(context.tenant.id + ":" + address), context: context, userID: nil)
         }
         // Without a stored hash the decoy costs the same time, and never matches.
         let source = context.hashingSource
@@ -75,7 +89,7 @@ public struct PasswordVerifier: Sendable {
                         AuditEvent(
                             tenantID: context.tenant.id, at: clock.now(), kind: .signInBlocked, userID: user.id,
                             clientID: context.client.id, remoteAddress: context.remoteAddress,
-                            detail: "failures=\(reservation.failures) delay=\(delay)s"))
+                            detail: "\(reservation.scope)failures=\(reservation.failures) delay=\(delay)s"))
                 }
                 try tx.insert(failureEvent(context, userID: user.id, failure: .invalidCredentials))
             }
@@ -102,26 +116,30 @@ public struct PasswordVerifier: Sendable {
     struct Reservation {
         let failures: Int
         let delayStarted: Int?
+        /// What the count is kept on, as the audit detail's prefix: empty for the account.
+        var scope = ""
     }
 
-    /// The decoy's reservation: the same schedule as ``reserve(_:context:)``, on the address's hash.
-    private func reserveUnknown(_ address: String, context: ClientContext) throws {
+    /// A reservation on a keyed counter (an unknown address's under enumeration protection, a
+    /// trusted device's): the same schedule as ``reserve(_:context:)``. A refusal is audited under
+    /// `userID` (none for an unknown address, which is only counted).
+    private func reserve(key: String, context: ClientContext, userID: String?, scope: String = "") throws -> Reservation {
         let now = clock.now()
-        let key = Digest.sha256Hex(context.tenant.id + ":" + address)
         let tenantID = context.tenant.id
-        let admitted: Bool = try store.write { tx in
+        let admitted: Reservation? = try store.write { tx in
             guard let failures = try tx.reserveAddressAttempt(tenantID: tenantID, addressKey: key, at: now) else {
-                return false
+                return nil
             }
-            if let delay = context.tenant.settings.signInDelay(afterFailures: failures) {
-                try tx.delayAddress(tenantID: tenantID, addressKey: key, until: now.addingTimeInterval(TimeInterval(delay)))
+            guard let delay = context.tenant.settings.signInDelay(afterFailures: failures) else {
+                return Reservation(failures: failures, delayStarted: nil, scope: scope)
             }
-            return true
+            try tx.delayAddress(tenantID: tenantID, addressKey: key, until: now.addingTimeInterval(TimeInterval(delay)))
+            return Reservation(failures: failures, delayStarted: delay, scope: scope)
         }
-        guard !admitted else { return }
+        if let admitted { return admitted }
         let until = try store.read { try $0.addressDelay(tenantID: tenantID, addressKey: key) } ?? now
         let failure = AuthFailure.tooManyAttempts(retryAfter: FlowEngine.seconds(from: now, until: until))
-        try record(failure, context: context, userID: nil)
+        try record(failure, context: context, userID: userID)
         throw failure
     }
 

@@ -11,6 +11,11 @@ import LatchCrypto
 struct FlowEngine: Sendable {
     let store: any Store
     let clock: any ServerClock
+    /// Per-source rate limits: flow starts are taken by each service before its own work, code
+    /// sends here.
+    let limiter: RateLimiter
+    /// Seals each message's body and code before it reaches the store.
+    let sealer: MessageSealer
     /// Whether a delivery transport exists; without one, flows that must send a code are refused.
     let canDeliver: Bool
     /// Called after a commit that queued outbox messages, to wake the delivery worker.
@@ -122,7 +127,7 @@ struct FlowEngine: Sendable {
     static func mailsCodes(_ flow: Flow) -> Bool { flow.kind == .signUp || flow.userID != nil }
 
     /// Issues a new one-time code for `flow` (the previous one stops working) and queues its message
-    /// in the outbox, in the caller's transaction. A decoy flow (unknown user under enumeration
+    /// in the outbox, sealed, in the caller's transaction. A decoy flow (unknown user under enumeration
     /// protection) gets a code nobody receives.
     func issueCode(_ tx: any StoreWriting, flow: inout Flow, tenant: Tenant, purpose: CodePurpose) throws {
         let settings = tenant.settings
@@ -134,12 +139,12 @@ struct FlowEngine: Sendable {
         flow.step = .codeSent
         guard Self.mailsCodes(flow) else { return }
         let minutes = max(1, settings.codeLifetime / 60)
-        try tx.insert(
-            OutboxMessage(
-                tenantID: tenant.id, recipient: flow.username, subject: purpose.subject,
-                body: "\(purpose.sentence) \(code)\n\nIt expires in \(minutes) minutes. "
-                    + "If you did not ask for it, ignore this message.",
-                code: code, createdAt: clock.now()))
+        let message = OutboxMessage(
+            tenantID: tenant.id, recipient: flow.username, subject: purpose.subject,
+            body: "\(purpose.sentence) \(code)\n\nIt expires in \(minutes) minutes. "
+                + "If you did not ask for it, ignore this message.",
+            code: code, createdAt: clock.now())
+        try tx.insert(try sealer.seal(message))
     }
 
     /// The `challenge` step that sends a code: issues it with its outbox message, gives the flow a
@@ -147,6 +152,7 @@ struct FlowEngine: Sendable {
     /// "resend code": the previous code stops working.
     func sendCode(for flow: Flow, context: ClientContext, purpose: CodePurpose) throws -> ChallengeOutcome {
         try requireDelivery()
+        try limiter.admit(.codeSends, context)
         let tenant = context.tenant
         let next: String = try store.write { tx in
             let current = try reload(tx, flow)

@@ -11,16 +11,20 @@ public enum TokenGrant: Sendable, Equatable {
     case refreshToken(String?)
 }
 
-/// A token request: the grant and the requested scopes.
+/// A token request: the grant, the requested scopes and the device token the client kept.
 public struct TokenRequest: Sendable, Equatable {
     /// What the client presents.
     public var grant: TokenGrant
     /// The requested `scope`, as sent (RFC 6749 § 3.3).
     public var scope: String?
+    /// The device token from an earlier sign-in on this device (``DeviceTrust``), if one was sent
+    /// and has its shape; a sign-in grant uses it, a refresh ignores it.
+    public var device: PresentedDeviceToken?
 
     /// Creates a request.
-    public init(grant: TokenGrant, scope: String?) {
+    public init(grant: TokenGrant, scope: String?, device: PresentedDeviceToken? = nil) {
         self.grant = grant
         self.scope = scope
+        self.device = device
     }
 }

@@ -22,6 +22,7 @@ public struct PasswordResetService: Sendable {
     ) throws -> FlowStart {
         let email = try NativeAuthInput.username(username)
         guard support.contains(.oneTimeCode) else { return .browserRequired(.oneTimeCodeUnsupported) }
+        try flows.limiter.admit(.flowStarts, context)
         let tenant = context.tenant
         let user = try flows.store.read { try $0.user(email: email, tenantID: tenant.id) }
         if user == nil, !tenant.settings.enumerationProtection { throw AuthFailure.userNotFound }

@@ -8,6 +8,7 @@ public struct SignInService: Sendable {
     let passwords: PasswordVerifier
     let sessions: SessionIssuer
     let tokens: TokenService
+    let decoys: DecoyCredential
     let clock: any ServerClock
 
     /// Starts a sign-in for `username`.
@@ -22,6 +23,7 @@ public struct SignInService: Sendable {
         guard support.contains(.password) || support.contains(.oneTimeCode) else {
             return .browserRequired(.noNativeCredential)
         }
+        try flows.limiter.admit(.flowStarts, context)
         let tenant = context.tenant
         let user = try flows.store.read { try $0.user(email: email, tenantID: tenant.id) }
         if user == nil, !tenant.settings.enumerationProtection {
@@ -39,7 +41,8 @@ public struct SignInService: Sendable {
     }
 
     /// Chooses the credential: the password when the account has one and the client can take it,
-    /// else an e-mail code (sent now; calling again re-sends and voids the previous code).
+    /// else an e-mail code (sent now; calling again re-sends and voids the previous code). An
+    /// unknown address under enumeration protection is answered as ``DecoyCredential`` decides.
     /// - Parameter support: a narrower `challenge_type` sent with this call, else the flow's.
     public func challenge(_ context: ClientContext, continuationToken: String?, support: ChallengeSupport?) throws
         -> ChallengeOutcome
@@ -47,7 +50,11 @@ public struct SignInService: Sendable {
         let flow = try flows.load(continuationToken, context: context, kinds: [.signIn])
         let support = support ?? flow.state.support
         let user = try flow.userID.flatMap { id in try flows.store.read { try $0.user(id: id, tenantID: flow.tenantID) } }
-        let hasPassword = user.map { $0.passwordHash != nil } ?? true
+        // An address without an account (a decoy flow under enumeration protection) answers as
+        // the kind of account it was given, so the answer does not tell whether it exists.
+        let hasPassword =
+            try user.map { $0.passwordHash != nil }
+            ?? decoys.hasPassword(address: flow.username, tenant: context.tenant)
         if support.contains(.password), hasPassword {
             let next = try flows.step(flow, tenant: context.tenant, relaxed: true) { $0.step = .passwordRequested }
             return .password(continuationToken: next)
@@ -58,31 +65,49 @@ public struct SignInService: Sendable {
 
     /// The native-auth token endpoint (`oauth2/v2.0/token`): the `password`, `oob`,
     /// `continuation_token` and `refresh_token` grants.
+    ///
+    /// A sign-in grant that presents a trusted device token of the flow's account (``DeviceTrust``)
+    /// is counted on that device instead of the account (see ``PasswordVerifier``) and renews the
+    /// token; any other presented token is ignored.
     public func token(_ context: ClientContext, request: TokenRequest) throws -> SessionOutcome {
         if case .refreshToken(let refreshToken) = request.grant {
+            // The refresh takes its token-request allowance inside its own write.
             return .issued(try tokens.refresh(context: context, refreshToken: refreshToken, scope: request.scope))
         }
+        try flows.limiter.admit(.tokenRequests, context)
         let scopes = try ScopeSet(request.scope, client: context.client)
+        let presented = request.device
         switch request.grant {
         case .password(let token, _, let password):
-            return try signInWithPassword(context, continuationToken: token, password: password, scopes: scopes)
+            return try signInWithPassword(
+                context, continuationToken: token, password: password, scopes: scopes, device: presented)
         case .oneTimeCode(let token, let code):
-            return try signInWithCode(context, continuationToken: token, code: code, scopes: scopes)
+            return try signInWithCode(context, continuationToken: token, code: code, scopes: scopes, device: presented)
         case .continuationToken(let token, let username):
-            return try signInWithContinuation(context, continuationToken: token, username: username, scopes: scopes)
+            return try signInWithContinuation(
+                context, continuationToken: token, username: username, scopes: scopes, device: presented)
         case .refreshToken:
             preconditionFailure("handled above")
         }
     }
 
+    /// The device `presented` names, when it is a trusted device of the flow's account; else `nil`.
+    private func trustedDevice(_ presented: PresentedDeviceToken?, flow: Flow, context: ClientContext) -> DeviceToken? {
+        sessions.devices.trusted(presented, tenant: context.tenant, userID: flow.userID, at: clock.now())
+    }
+
     private func signInWithPassword(
-        _ context: ClientContext, continuationToken: String?, password: String?, scopes: ScopeSet
+        _ context: ClientContext, continuationToken: String?, password: String?, scopes: ScopeSet,
+        device presented: PresentedDeviceToken?
     ) throws -> SessionOutcome {
         let flow = try flows.load(continuationToken, context: context, kinds: [.signIn])
         guard flow.step == .passwordRequested else { throw AuthFailure.outOfOrder("no password was requested in this flow") }
         guard let password, !password.isEmpty else { throw AuthFailure.missingParameter(.password) }
         let user = try flow.userID.flatMap { id in try flows.store.read { try $0.user(id: id, tenantID: flow.tenantID) } }
-        let verified = try passwords.verify(password, for: user, address: flow.username, context: context) { tx in
+        let device = trustedDevice(presented, flow: flow, context: context)
+        let verified = try passwords.verify(
+            password, for: user, address: flow.username, device: device, context: context
+        ) { tx in
             // The per-flow limit only ends this flow; the per-account count is the real limit.
             guard let current = try? flows.reload(tx, flow) else { return }
             var counted = current
@@ -95,7 +120,7 @@ public struct SignInService: Sendable {
         }
         // The attempt was admitted atomically before the password was checked; its reservation is
         // cleared with the sign-in.
-        return try finish(context, flow: flow, scopes: scopes, amr: ["pwd"]) { tx, user in
+        return try finish(context, flow: flow, scopes: scopes, amr: ["pwd"], device: device) { tx, user in
             if let rehashed = verified.rehashed {
                 user.passwordHash = rehashed
                 try tx.update(user)
@@ -103,11 +128,13 @@ public struct SignInService: Sendable {
         }
     }
 
-    private func signInWithCode(_ context: ClientContext, continuationToken: String?, code: String?, scopes: ScopeSet)
-        throws -> SessionOutcome
-    {
+    private func signInWithCode(
+        _ context: ClientContext, continuationToken: String?, code: String?, scopes: ScopeSet,
+        device presented: PresentedDeviceToken?
+    ) throws -> SessionOutcome {
         let flow = try flows.load(continuationToken, context: context, kinds: [.signIn])
         guard flow.step == .codeSent else { throw AuthFailure.outOfOrder("no code was sent in this flow") }
+        let device = trustedDevice(presented, flow: flow, context: context)
         let decision: SessionIssuer.Decision
         do {
             // Wrong codes count against the account like wrong passwords; the code itself stays
@@ -118,7 +145,7 @@ public struct SignInService: Sendable {
                     if let userID = flow.userID { try passwords.countFailure(tx, context: context, userID: userID) }
                 }
             ) { tx, original, _ in
-                try commitSignIn(tx, context: context, flow: original, scopes: scopes, amr: ["otp"])
+                try commitSignIn(tx, context: context, flow: original, scopes: scopes, amr: ["otp"], device: device)
             }
         } catch let failure as AuthFailure where [.invalidCode, .codeExpired, .codeAttemptsExceeded].contains(failure) {
             try passwords.record(failure, context: context, userID: flow.userID)
@@ -129,33 +156,37 @@ public struct SignInService: Sendable {
     }
 
     private func signInWithContinuation(
-        _ context: ClientContext, continuationToken: String?, username: String?, scopes: ScopeSet
+        _ context: ClientContext, continuationToken: String?, username: String?, scopes: ScopeSet,
+        device presented: PresentedDeviceToken?
     ) throws -> SessionOutcome {
         let flow = try flows.load(continuationToken, context: context, kinds: [.signInContinuation])
         if let username, !username.isEmpty, User.normalizeEmail(username) != flow.username {
             throw AuthFailure.invalidContinuationToken
         }
         let amr = flow.state.amr.isEmpty ? ["otp"] : flow.state.amr
-        return try finish(context, flow: flow, scopes: scopes, amr: amr) { _, _ in }
+        let device = trustedDevice(presented, flow: flow, context: context)
+        return try finish(context, flow: flow, scopes: scopes, amr: amr, device: device) { _, _ in }
     }
 
     /// Consumes the flow, lets the session issuer decide, and signs the tokens after commit.
     private func finish(
-        _ context: ClientContext, flow: Flow, scopes: ScopeSet, amr: [String],
+        _ context: ClientContext, flow: Flow, scopes: ScopeSet, amr: [String], device: DeviceToken?,
         extra: (any StoreWriting, inout User) throws -> Void
     ) throws -> SessionOutcome {
         let decision = try flows.store.write { tx in
             let current = try flows.reload(tx, flow)
-            return try commitSignIn(tx, context: context, flow: current, scopes: scopes, amr: amr, extra: extra)
+            return try commitSignIn(
+                tx, context: context, flow: current, scopes: scopes, amr: amr, device: device, extra: extra)
         }
         passwords.observe(.success)
         return try sessions.complete(decision, context: context)
     }
 
-    /// In a transaction: consumes the flow, loads the user and hands it to the session issuer.
+    /// In a transaction: consumes the flow, loads the user and hands it to the session issuer,
+    /// with the trusted device the sign-in came through, if any.
     private func commitSignIn(
         _ tx: any StoreWriting, context: ClientContext, flow: Flow, scopes: ScopeSet, amr: [String],
-        extra: (any StoreWriting, inout User) throws -> Void = { _, _ in }
+        device: DeviceToken?, extra: (any StoreWriting, inout User) throws -> Void = { _, _ in }
     ) throws -> SessionIssuer.Decision {
         guard let userID = flow.userID, var user = try tx.user(id: userID, tenantID: context.tenant.id) else {
             throw AuthFailure.invalidContinuationToken
@@ -163,6 +194,6 @@ public struct SignInService: Sendable {
         guard !user.disabled else { throw AuthFailure.userDisabled }
         try flows.consume(tx, flow)
         try extra(tx, &user)
-        return try sessions.decide(tx, context: context, user: user, scopes: scopes, amr: amr)
+        return try sessions.decide(tx, context: context, user: user, scopes: scopes, amr: amr, device: device)
     }
 }

@@ -53,6 +53,7 @@ public struct SignUpService: Sendable {
             throw AuthFailure.passwordPolicy(violation)
         }
         let collected = try NativeAuthInput.attributes(attributes, definitions: settings.requiredAttributes)
+        try flows.limiter.admit(.flowStarts, context)
         // Under enumeration protection only the mailbox owner learns that the account exists:
         // the flow proceeds, and completing it after the code answers user_already_exists.
         if !settings.enumerationProtection,

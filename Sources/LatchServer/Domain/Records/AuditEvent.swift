@@ -20,10 +20,19 @@ public struct AuditEvent: Sendable, Equatable {
         public static let passwordReset = Kind(rawValue: "password_reset")
         /// A rotated refresh token was presented again; its family was revoked.
         public static let refreshTokenReuse = Kind(rawValue: "refresh_token_reuse")
+        /// A session was ended by its client (RFC 7009 revocation); the detail names the session.
+        public static let sessionRevoked = Kind(rawValue: "session_revoked")
         /// A signing key was rotated.
         public static let keyRotated = Kind(rawValue: "key_rotated")
         /// A signing key was revoked: it is no longer published or accepted.
         public static let keyRevoked = Kind(rawValue: "key_revoked")
+        /// A source address ran out of a per-source rate limit; the detail names the limit. One
+        /// event per trip: further refusals until the bucket admits again are not recorded.
+        public static let rateLimited = Kind(rawValue: "rate_limited")
+        /// An admin token scoped to the tenant was made; the detail holds its id.
+        public static let adminTokenCreated = Kind(rawValue: "admin_token_created")
+        /// An admin token scoped to the tenant was revoked; the detail holds its id.
+        public static let adminTokenRevoked = Kind(rawValue: "admin_token_revoked")
     }
 
     /// Row id (0 before insert).

@@ -1,7 +1,9 @@
 import Foundation
 
 /// A message committed in the same transaction as the flow step that caused it, and delivered
-/// afterwards by the outbox worker (transactional outbox).
+/// afterwards by the outbox worker (transactional outbox), as the domain and the transports see it:
+/// body and code in the clear, in memory only. The store keeps it as a ``StoredOutboxMessage``,
+/// with body and code sealed by a ``MessageSealer``.
 public struct OutboxMessage: Sendable, Equatable {
     /// Row id, assigned by the store (0 before insert).
     public var id: Int64
@@ -13,19 +15,22 @@ public struct OutboxMessage: Sendable, Equatable {
     public var recipient: String
     /// The subject line.
     public var subject: String
-    /// The text body.
+    /// The text body; empty once erased, or when it was not opened.
     public var body: String
-    /// The one-time code the message carries, kept so the development outbox reader can show it.
+    /// The one-time code the message carries, so the development outbox reader can show it; `nil`
+    /// once erased, or when it was not opened.
     public var code: String?
     /// When it was committed.
     public var createdAt: Date
     /// When the worker handed it to a transport.
     public var deliveredAt: Date?
+    /// When the worker gave up on it without delivering it (see ``StoredOutboxMessage/abandonedAt``).
+    public var abandonedAt: Date?
 
     /// Creates a message.
     public init(
         id: Int64 = 0, tenantID: String, channel: String = "email", recipient: String, subject: String,
-        body: String, code: String?, createdAt: Date, deliveredAt: Date? = nil
+        body: String, code: String?, createdAt: Date, deliveredAt: Date? = nil, abandonedAt: Date? = nil
     ) {
         self.id = id
         self.tenantID = tenantID
@@ -36,5 +41,6 @@ public struct OutboxMessage: Sendable, Equatable {
         self.code = code
         self.createdAt = createdAt
         self.deliveredAt = deliveredAt
+        self.abandonedAt = abandonedAt
     }
 }

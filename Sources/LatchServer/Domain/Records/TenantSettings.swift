@@ -30,6 +30,10 @@ public struct TenantSettings: Codable, Sendable, Equatable {
     public var signInDelayBaseSeconds: Int = 60
     /// The longest sign-in delay in seconds (Keycloak's default maximum wait).
     public var signInDelayMaxSeconds: Int = 900
+    /// Seconds a device token stays valid after the sign-in that issued it (90 days); each
+    /// sign-in through it renews it. Values below 1 turn device tokens off: none are issued and
+    /// presented ones are ignored (OWASP "Slow Down Online Guessing Attacks with Device Cookies").
+    public var deviceTokenLifetime: Int = 90 * 24 * 3600
     /// One-time codes of one purpose (sign-up, sign-in, reset) one source address may have sent to
     /// one address per window (e-mail bombing protection); also the most codes one flow may send.
     public var codeSendsPerWindow: Int = 5
@@ -40,6 +44,8 @@ public struct TenantSettings: Codable, Sendable, Equatable {
     public var codeSendWindowSeconds: Int = 900
     /// Days audit events are kept; older ones are purged in the background (values below 1 count as 1).
     public var auditRetentionDays: Int = 90
+    /// Per-source rate limits on flow starts, code sends, password checks and token requests.
+    public var rateLimits = RateLimits()
 
     /// Default settings.
     public init() {}
@@ -64,10 +70,12 @@ public struct TenantSettings: Codable, Sendable, Equatable {
         signInFailuresBeforeDelay = try value(.signInFailuresBeforeDelay, defaults.signInFailuresBeforeDelay)
         signInDelayBaseSeconds = try value(.signInDelayBaseSeconds, defaults.signInDelayBaseSeconds)
         signInDelayMaxSeconds = try value(.signInDelayMaxSeconds, defaults.signInDelayMaxSeconds)
+        deviceTokenLifetime = try value(.deviceTokenLifetime, defaults.deviceTokenLifetime)
         codeSendsPerWindow = try value(.codeSendsPerWindow, defaults.codeSendsPerWindow)
         codeSendsPerAddressPerWindow = try value(.codeSendsPerAddressPerWindow, defaults.codeSendsPerAddressPerWindow)
         codeSendWindowSeconds = try value(.codeSendWindowSeconds, defaults.codeSendWindowSeconds)
         auditRetentionDays = try value(.auditRetentionDays, defaults.auditRetentionDays)
+        rateLimits = try value(.rateLimits, defaults.rateLimits)
     }
 
     /// The longest a token signed now can stay valid; retired keys stay published this long.

@@ -21,40 +21,57 @@ public struct StrongAuthMethod: Sendable, Equatable {
 /// The one decision point of session issuing: inside the sign-in's transaction it answers "tokens"
 /// (starting the session) or "a second factor is required, with these methods". Every wire's
 /// sign-in ends here, so the tenant's MFA policy is enforced in one place.
+///
+/// Every sign-in that ends in tokens also gets a device token (``DeviceTrust``) unless the tenant
+/// turned them off, renewed with the same device id when the sign-in came through a trusted one.
 public struct SessionIssuer: Sendable {
     let tokens: TokenService
+    let devices: DeviceTrust
     let clock: any ServerClock
 
     /// The decision, made in the sign-in's transaction.
     enum Decision {
-        /// The session was added to the transaction; sign its tokens after commit.
-        case tokens(TokenService.NewSession, User, ScopeSet)
+        /// The session was added to the transaction; sign its tokens after commit, with a device
+        /// token renewing `device` (or naming a new device when `nil`).
+        case tokens(TokenService.NewSession, User, ScopeSet, device: DeviceToken?)
     }
 
-    /// Clears the account's failure count, starts the session and audits the sign-in, in `tx`.
-    /// (MFA policy plugs in here: it may answer a second-factor decision instead.)
+    /// Clears the failure count the sign-in was counted on, starts the session and audits the
+    /// sign-in, in `tx`. (MFA policy plugs in here: it may answer a second-factor decision instead.)
+    ///
+    /// Through a trusted `device`, only that device's count is cleared: the account's count holds
+    /// the failures of every other source, and clearing it whenever the real user signs in on a
+    /// trusted device would hand a guesser a fresh allowance each time (OWASP "Slow Down Online
+    /// Guessing Attacks with Device Cookies" keeps the untrusted sources' lockout apart). A sign-in
+    /// without one clears the account's count, as it always has.
     func decide(
-        _ tx: any StoreWriting, context: ClientContext, user: User, scopes: ScopeSet, amr: [String]
+        _ tx: any StoreWriting, context: ClientContext, user: User, scopes: ScopeSet, amr: [String],
+        device: DeviceToken? = nil
     ) throws -> Decision {
-        try tx.clearSignInFailures(userID: user.id)
+        let device = device?.userID == user.id ? device : nil
+        if let device {
+            try tx.clearAddressAttempts(tenantID: context.tenant.id, addressKey: device.counterKey)
+        } else {
+            try tx.clearSignInFailures(userID: user.id)
+        }
         let now = clock.now()
         let session = try tokens.startSession(tx, context: context, user: user, scopes: scopes, amr: amr, authTime: now)
         try tx.insert(
             AuditEvent(
                 tenantID: context.tenant.id, at: now, kind: .signInSucceeded, userID: user.id,
                 clientID: context.client.id, remoteAddress: context.remoteAddress,
-                detail: "amr=\(amr.joined(separator: ","))"))
-        return .tokens(session, user, scopes)
+                detail: "amr=\(amr.joined(separator: ","))" + (device == nil ? "" : " device=trusted")))
+        return .tokens(session, user, scopes, device: device)
     }
 
-    /// After commit: signs what the decision granted.
+    /// After commit: signs what the decision granted, and the device token.
     func complete(_ decision: Decision, context: ClientContext) throws -> SessionOutcome {
         switch decision {
-        case .tokens(let session, let user, let scopes):
-            return .issued(
-                try tokens.issue(
-                    context: context, user: user, family: session.family, scopes: scopes,
-                    refreshToken: session.refreshToken))
+        case .tokens(let session, let user, let scopes, let device):
+            var issued = try tokens.issue(
+                context: context, user: user, family: session.family, scopes: scopes, refreshToken: session.refreshToken)
+            issued.deviceToken = devices.issue(for: user.id, tenant: context.tenant, renewing: device, at: clock.now())
+            return .issued(issued)
         }
     }
 }

@@ -14,4 +14,6 @@ public struct IssuedTokens: Sendable, Equatable {
     public var subject: String
     /// The tenant id (`tid`).
     public var tenantID: String
+    /// The device token of a sign-in (``DeviceTrust``); `nil` for a refresh.
+    public var deviceToken: String?
 }

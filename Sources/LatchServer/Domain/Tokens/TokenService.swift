@@ -6,18 +6,21 @@ import LatchWire
 /// refresh tokens stored as SHA-256, rotated on every use with reuse detection (RFC 9700 § 4.14.2).
 /// Signing happens outside store transactions, so a write never waits on a signature.
 public final class TokenService: Sendable {
-    private let store: any Store
-    private let clock: any ServerClock
-    private let signer: any TokenSigner
+    let store: any Store
+    let clock: any ServerClock
+    let signer: any TokenSigner
+    /// Meters refresh requests per source inside the refresh's own write; `nil` meters nothing.
+    let limiter: RateLimiter?
     private let profile: any TokenProfile
     private let baseURL: ReadMostly<String>
 
     /// Creates the service; `baseURL` is the public origin, e.g. `https://id.example.com`.
     public init(
         store: any Store, clock: any ServerClock, signer: any TokenSigner, profile: any TokenProfile = OIDCTokenProfile(),
-        baseURL: String
+        baseURL: String, limiter: RateLimiter? = nil
     ) {
         self.store = store
+        self.limiter = limiter
         self.clock = clock
         self.signer = signer
         self.profile = profile
@@ -97,22 +100,28 @@ public final class TokenService: Sendable {
         enum Outcome {
             case issued(TokenFamily, User, ScopeSet)
             case reused
+            /// Refused after the write's own changes (the rate-limit take) were made: they commit.
+            case refused(AuthFailure)
         }
         let outcome: Outcome = try store.write { tx in
+            // The source's token-request allowance is taken here, in the write the refresh makes
+            // anyway, and refusals below return rather than throw, so that a failed refresh is
+            // counted too.
+            if let limited = try limiter?.take(.tokenRequests, context, in: tx) { return .refused(limited) }
             let now = clock.now()
             guard let record = try tx.refreshToken(hash: presentedHash),
                 let family = try tx.tokenFamily(id: record.familyID),
                 family.tenantID == tenant.id, family.clientID == context.client.id
-            else { throw AuthFailure.invalidRefreshToken }
-            guard family.revokedAt == nil, family.expiresAt > now else { throw AuthFailure.refreshTokenRevoked }
+            else { return .refused(.invalidRefreshToken) }
+            guard family.revokedAt == nil, family.expiresAt > now else { return .refused(.refreshTokenRevoked) }
             guard let user = try tx.user(id: family.userID, tenantID: tenant.id), !user.disabled else {
-                throw AuthFailure.refreshTokenRevoked
+                return .refused(.refreshTokenRevoked)
             }
             let granted = ScopeSet(stored: family.scopes)
             if let requested,
                 !requested.values.allSatisfy({ granted.contains($0) || ScopeSet.openIDScopes.contains($0) })
             {
-                throw AuthFailure.invalidScope("a refresh cannot add scopes the session was not granted")
+                return .refused(.invalidScope("a refresh cannot add scopes the session was not granted"))
             }
             let applied =
                 try tx.rotateRefreshToken(hash: presentedHash, successorHash: successorHash, at: now)
@@ -132,6 +141,8 @@ public final class TokenService: Sendable {
             return .issued(family, user, requested ?? granted)
         }
         switch outcome {
+        case .refused(let failure):
+            throw failure
         case .reused:
             throw AuthFailure.refreshTokenReused
         case .issued(let family, let user, let scopes):

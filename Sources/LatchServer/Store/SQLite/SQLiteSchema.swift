@@ -194,5 +194,53 @@ enum SQLiteSchema {
             ) WITHOUT ROWID;
             CREATE INDEX address_attempts_updated ON address_attempts(updated_at);
             """),
+        // No index on full_at: the once-a-minute purge scans the table, which is cheaper than
+        // maintaining an index on every take.
+        SQLiteMigration(
+            "008_rate_buckets",
+            """
+            CREATE TABLE rate_buckets (
+                bucket TEXT PRIMARY KEY,
+                tokens REAL NOT NULL,
+                updated_at INTEGER NOT NULL,
+                full_at INTEGER NOT NULL,
+                refusals INTEGER NOT NULL DEFAULT 0
+            ) WITHOUT ROWID;
+            """),
+        // Admin tokens scoped to one tenant: the SHA-256 of each secret, never the secret.
+        SQLiteMigration(
+            "009_admin_tokens",
+            """
+            CREATE TABLE admin_tokens (
+                id TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                label TEXT NOT NULL,
+                secret_hash TEXT NOT NULL UNIQUE,
+                created_at INTEGER NOT NULL,
+                last_used_at INTEGER,
+                revoked_at INTEGER
+            );
+            CREATE INDEX admin_tokens_tenant ON admin_tokens(tenant_id, created_at);
+            """),
+        // Outbox bodies and their codes arrive sealed by the domain (`MessageSealer`), bound to a
+        // random message id. The clear `body` and `code` columns are dropped with what they held:
+        // the store has no key to seal them. Messages queued before keep their row without a body;
+        // the worker abandons the pending ones (their codes expire within minutes; a resend sends
+        // a new one). `secure_delete` zeroes the freed bytes, so no plaintext stays behind in the
+        // file once the change is checkpointed (https://sqlite.org/pragma.html#pragma_secure_delete).
+        SQLiteMigration(
+            "010_sealed_outbox",
+            """
+            PRAGMA secure_delete = ON;
+            ALTER TABLE outbox ADD COLUMN message_id TEXT;
+            ALTER TABLE outbox ADD COLUMN sealed_body BLOB;
+            ALTER TABLE outbox ADD COLUMN abandoned_at INTEGER;
+            UPDATE outbox SET message_id = 'unsealed-' || id;
+            ALTER TABLE outbox DROP COLUMN body;
+            ALTER TABLE outbox DROP COLUMN code;
+            CREATE UNIQUE INDEX outbox_message_id ON outbox(message_id);
+            DROP INDEX outbox_pending;
+            CREATE INDEX outbox_pending ON outbox(id) WHERE delivered_at IS NULL AND abandoned_at IS NULL;
+            """),
     ]
 }

@@ -20,6 +20,9 @@ public final class SQLiteStore: Store {
             configuration.readerCount = readers
             database = try SQLiteDatabase(path: path, configuration: configuration)
             try database.migrate(SQLiteSchema.migrations)
+            // Erased values (the plaintext outbox of `008_sealed_outbox`) leave the file's old pages
+            // now; best effort, as the next automatic checkpoint does the same.
+            _ = try? database.checkpoint()
         } catch {
             throw StoreError.unavailable("open \(path): \(error)")
         }

@@ -26,6 +26,11 @@ extension SQLiteStoreSession {
             ])
     }
 
+    func updateSettings(_ settings: TenantSettings, tenantID: String) throws -> Bool {
+        let text = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
+        return try queryOne("UPDATE tenants SET settings = ? WHERE id = ? RETURNING id", [.text(text), .text(tenantID)]) != nil
+    }
+
     private func decodeTenant(_ row: SQLiteRow) throws -> Tenant {
         let settingsText = try row.requiredString("settings")
         let settings: TenantSettings

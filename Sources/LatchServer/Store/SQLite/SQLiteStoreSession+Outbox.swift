@@ -4,7 +4,7 @@ import LatchSQLite
 // MARK: - Outbox and audit
 
 extension SQLiteStoreSession {
-    func outboxMessages(tenantID: String?, recipient: String?, limit: Int) throws -> [OutboxMessage] {
+    func outboxMessages(tenantID: String?, recipient: String?, limit: Int) throws -> [StoredOutboxMessage] {
         var sql = "SELECT * FROM outbox WHERE 1 = 1"
         var bindings: [SQLiteValue] = []
         if let tenantID {
@@ -20,22 +20,24 @@ extension SQLiteStoreSession {
         return try query(sql, bindings).map(decodeMessage)
     }
 
-    func pendingOutboxMessages(limit: Int) throws -> [OutboxMessage] {
+    func pendingOutboxMessages(limit: Int) throws -> [StoredOutboxMessage] {
         try query(
-            "SELECT * FROM outbox WHERE delivered_at IS NULL ORDER BY id LIMIT ?", [.integer(Int64(limit))]
+            "SELECT * FROM outbox WHERE delivered_at IS NULL AND abandoned_at IS NULL ORDER BY id LIMIT ?",
+            [.integer(Int64(limit))]
         ).map(decodeMessage)
     }
 
-    func insert(_ message: OutboxMessage) throws {
+    func insert(_ message: StoredOutboxMessage) throws {
         try run(
             """
-            INSERT INTO outbox (tenant_id, channel, recipient, subject, body, code, created_at, delivered_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO outbox (message_id, tenant_id, channel, recipient, subject, sealed_body, created_at, delivered_at,
+                                abandoned_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
-                .text(message.tenantID), .text(message.channel), .text(message.recipient), .text(message.subject),
-                .text(message.body), message.code.map { .text($0) } ?? .null, SQLiteValue(message.createdAt),
-                SQLiteValue(message.deliveredAt),
+                .text(message.messageID), .text(message.tenantID), .text(message.channel), .text(message.recipient),
+                .text(message.subject), message.sealedBody.map { .blob($0) } ?? .null, SQLiteValue(message.createdAt),
+                SQLiteValue(message.deliveredAt), SQLiteValue(message.abandonedAt),
             ])
     }
 
@@ -62,10 +64,18 @@ extension SQLiteStoreSession {
     func markDelivered(ids: [Int64], at date: Date, redact: Bool) throws {
         let sql =
             redact
-            ? "UPDATE outbox SET delivered_at = ?, code = NULL, body = '' WHERE id = ?"
+            ? "UPDATE outbox SET delivered_at = ?, sealed_body = NULL WHERE id = ?"
             : "UPDATE outbox SET delivered_at = ? WHERE id = ?"
         for id in ids {
             try run(sql, [SQLiteValue(date), .integer(id)])
+        }
+    }
+
+    func markAbandoned(ids: [Int64], at date: Date) throws {
+        for id in ids {
+            try run(
+                "UPDATE outbox SET abandoned_at = ?, sealed_body = NULL WHERE id = ? AND delivered_at IS NULL",
+                [SQLiteValue(date), .integer(id)])
         }
     }
 
@@ -84,13 +94,13 @@ extension SQLiteStoreSession {
             [SQLiteValue(sessionsBefore), SQLiteValue(sessionsBefore)])
     }
 
-    private func decodeMessage(_ row: SQLiteRow) throws -> OutboxMessage {
-        OutboxMessage(
-            id: row.int("id") ?? 0, tenantID: try row.requiredString("tenant_id"),
-            channel: try row.requiredString("channel"), recipient: try row.requiredString("recipient"),
-            subject: try row.requiredString("subject"), body: try row.requiredString("body"),
-            code: row.string("code"), createdAt: try row.requiredDate("created_at"),
-            deliveredAt: row.date("delivered_at"))
+    private func decodeMessage(_ row: SQLiteRow) throws -> StoredOutboxMessage {
+        StoredOutboxMessage(
+            id: row.int("id") ?? 0, messageID: try row.requiredString("message_id"),
+            tenantID: try row.requiredString("tenant_id"), channel: try row.requiredString("channel"),
+            recipient: try row.requiredString("recipient"), subject: try row.requiredString("subject"),
+            sealedBody: row.blob("sealed_body"), createdAt: try row.requiredDate("created_at"),
+            deliveredAt: row.date("delivered_at"), abandonedAt: row.date("abandoned_at"))
     }
 
     func auditEvents(tenantID: String, limit: Int) throws -> [AuditEvent] {

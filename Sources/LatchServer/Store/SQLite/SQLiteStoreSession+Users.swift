@@ -26,6 +26,12 @@ extension SQLiteStoreSession {
         return Int(row?.int("n") ?? 0)
     }
 
+    func passwordlessUserCount(tenantID: String) throws -> Int {
+        let row = try queryOne(
+            "SELECT count(*) AS n FROM users WHERE tenant_id = ? AND password_hash IS NULL", [.text(tenantID)])
+        return Int(row?.int("n") ?? 0)
+    }
+
     func insert(_ user: User) throws {
         try run(
             """
@@ -100,6 +106,11 @@ extension SQLiteStoreSession {
             WHERE tenant_id = ? AND address_key = ?
             """,
             [SQLiteValue(date), .text(tenantID), .text(addressKey)])
+    }
+
+    func clearAddressAttempts(tenantID: String, addressKey: String) throws {
+        try run(
+            "DELETE FROM address_attempts WHERE tenant_id = ? AND address_key = ?", [.text(tenantID), .text(addressKey)])
     }
 
     func delaySignIn(userID: String, until date: Date) throws {

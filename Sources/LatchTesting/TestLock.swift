@@ -1,8 +1,8 @@
 import Foundation
 
-/// A value behind an `NSLock`: cheap when uncontended and available on every platform the SDK
-/// supports (Synchronization.Mutex needs macOS 15).
-final class Locked<Value>: @unchecked Sendable {  // `value` is only touched while `lock` is held
+/// A value behind an `NSLock`, available on every platform the package declares
+/// (`Synchronization.Mutex` needs macOS 15 and iOS 18).
+final class TestLock<Value>: @unchecked Sendable {  // `value` is only touched while `lock` is held
     private var value: Value
     private let lock = NSLock()
 

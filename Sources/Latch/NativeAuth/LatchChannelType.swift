@@ -1,5 +1,3 @@
-import Foundation
-
 /// The channel a one-time code was sent through. Mirrors MSAL's `MSALNativeAuthChannelType`.
 public struct LatchChannelType: Sendable, Hashable, CustomStringConvertible {
     /// The channel name, e.g. `email`.
@@ -19,9 +17,4 @@ public struct LatchChannelType: Sendable, Hashable, CustomStringConvertible {
     public var isSMSType: Bool { self == .sms }
 
     public var description: String { value }
-}
-
-extension CodeDelivery {
-    /// The channel as the delegate callbacks' `channelTargetType`.
-    public var channelTargetType: LatchChannelType { LatchChannelType(value: channel) }
 }

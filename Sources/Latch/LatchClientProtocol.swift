@@ -1,0 +1,46 @@
+import Foundation
+
+/// What an app calls on a ``LatchClient``: the flow starts, the stored accounts, silent token
+/// acquisition and sign-out. ``LatchClient`` adopts it, so a view model that holds
+/// `any LatchClientProtocol` can be tested with a stub.
+///
+/// ```swift
+/// @MainActor final class SignInModel {
+///     let client: any LatchClientProtocol
+///     init(client: any LatchClientProtocol) { self.client = client }
+///     func start(email: String) async throws -> SignInStep {
+///         try await client.signIn(username: email, password: nil, scopes: nil, correlationID: nil)
+///     }
+/// }
+/// ```
+public protocol LatchClientProtocol: Sendable {
+    /// Starts a sign-up; see ``LatchClient/signUp(username:password:attributes:correlationID:)``.
+    func signUp(username: String, password: String?, attributes: [String: String], correlationID: UUID?) async throws
+        -> SignUpStep
+    /// Starts a sign-in; see ``LatchClient/signIn(username:password:scopes:correlationID:)``.
+    func signIn(username: String, password: String?, scopes: [String]?, correlationID: UUID?) async throws -> SignInStep
+    /// Starts a password reset; see ``LatchClient/resetPassword(username:correlationID:)``.
+    func resetPassword(username: String, correlationID: UUID?) async throws -> ResetPasswordStep
+    /// A valid access token for `account`; see
+    /// ``LatchClient/acquireTokenSilent(scopes:account:forceRefresh:correlationID:)``.
+    func acquireTokenSilent(scopes: [String]?, account: LatchAccount, forceRefresh: Bool, correlationID: UUID?)
+        async throws -> LatchTokenResult
+    /// The stored accounts; see ``LatchClient/accounts()``.
+    func accounts() async throws -> [LatchAccount]
+    /// The stored account with this username; see ``LatchClient/account(username:)``.
+    func account(username: String) async throws -> LatchAccount?
+    /// Signs `account` out on this device; see ``LatchClient/signOut(account:)``.
+    func signOut(account: LatchAccount) async throws
+    /// Signs `account` out here or everywhere; see ``LatchClient/signOut(account:scope:)``.
+    func signOut(account: LatchAccount, scope: SignOutScope) async throws -> SignOutResult
+    /// The account signed in last; see ``LatchClient/currentAccount``.
+    var currentAccount: LatchAccount? { get async throws }
+    /// Whether the current account's session is live; see ``LatchClient/isSignedIn``.
+    var isSignedIn: Bool { get async throws }
+    /// The current account, then each change; see ``LatchClient/authStateChanges``.
+    var authStateChanges: AsyncStream<LatchAccount?> { get }
+    /// What happens to this client's sessions; see ``LatchClient/authEvents``.
+    var authEvents: AsyncStream<LatchAuthEvent> { get }
+}
+
+extension LatchClient: LatchClientProtocol {}

@@ -1,0 +1,12 @@
+/// What a per-source rate limit counts. Each kind has its own token bucket per source address and
+/// tenant, so one kind of traffic never uses up another's allowance.
+public enum RateLimitKind: String, Sendable, CaseIterable, Codable {
+    /// Flow starts: sign-in `initiate`, sign-up `start`, password-reset `start`.
+    case flowStarts = "flow_starts"
+    /// One-time codes sent (to any address).
+    case codeSends = "code_sends"
+    /// Passwords checked (sign-in, on any wire).
+    case passwordAttempts = "password_attempts"
+    /// Token-endpoint requests, every grant.
+    case tokenRequests = "token_requests"
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One finished run of the built `latchd` in a fresh, empty working directory (removed afterwards),
+/// with standard input empty and the output kept outside that directory.
+struct LatchdRun {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+    /// What the run left in its working directory.
+    let created: [String]
+
+    init(_ arguments: [String], timeout: Duration = .seconds(15)) throws {
+        let fileManager = FileManager.default
+        let base = fileManager.temporaryDirectory.appendingPathComponent("latchd-cli-\(UUID().uuidString)")
+        let directory = base.appendingPathComponent("cwd")
+        try fileManager.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? fileManager.removeItem(at: base) }
+        let outputURL = base.appendingPathComponent("stdout")
+        let errorURL = base.appendingPathComponent("stderr")
+        guard fileManager.createFile(atPath: outputURL.path, contents: nil),
+            fileManager.createFile(atPath: errorURL.path, contents: nil)
+        else { throw LatchdProcessError("cannot create the output files in \(base.path)") }
+        let output = try FileHandle(forWritingTo: outputURL)
+        let errors = try FileHandle(forWritingTo: errorURL)
+
+        let process = Process()
+        process.executableURL = try LatchdProcess.executable()
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LATCH_") }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        try? output.close()
+        try? errors.close()
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline { usleep(5_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+
+        status = process.terminationStatus
+        stdout = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
+        stderr = (try? String(contentsOf: errorURL, encoding: .utf8)) ?? ""
+        created = (try? fileManager.contentsOfDirectory(atPath: directory.path)) ?? []
+    }
+}
