@@ -27,6 +27,7 @@ build: deps
 	$(SWIFT) build
 
 lint:
+	scripts/check-platforms.sh
 	$(SWIFT) format lint --strict --recursive --configuration .swift-format Package.swift Sources Tests Benchmarks
 
 format:

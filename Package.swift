@@ -42,13 +42,16 @@ let package = Package(
 
         // MARK: - Wire vocabulary shared by server and SDK
         .target(name: "LatchWire", swiftSettings: strictSettings),
+        // The one lock box every module uses: Synchronization's Mutex and Atomic need macOS 15 and
+        // iOS 18, newer than the platforms declared above.
+        .target(name: "LatchLocking", swiftSettings: strictSettings),
 
         // MARK: - The SDK and its command-line client (Foundation only, so it builds for Apple platforms)
-        .target(name: "Latch", dependencies: ["LatchWire"], swiftSettings: strictSettings),
+        .target(name: "Latch", dependencies: ["LatchWire", "LatchLocking"], swiftSettings: strictSettings),
         // An @Observable auth-state model for SwiftUI, apart so the core needs only Foundation.
         .target(name: "LatchObservation", dependencies: ["Latch"], swiftSettings: strictSettings),
         // Test support for apps that needs no server: a scripted transport and preview values.
-        .target(name: "LatchSDKTesting", dependencies: ["Latch"], swiftSettings: strictSettings),
+        .target(name: "LatchSDKTesting", dependencies: ["Latch", "LatchLocking"], swiftSettings: strictSettings),
         .executableTarget(
             name: "latch", dependencies: ["Latch", .target(name: "LatchCurl", condition: .when(platforms: [.linux]))],
             swiftSettings: strictSettings),
@@ -60,37 +63,39 @@ let package = Package(
 
         // MARK: - HTTP client over libcurl: the only code touching libcurl. The CLI uses it on Linux to
         // trust a CA file, which Foundation's URLSession there cannot.
-        .target(name: "LatchCurl", dependencies: ["CCurl"], swiftSettings: strictSettings),
+        .target(name: "LatchCurl", dependencies: ["CCurl", "LatchLocking"], swiftSettings: strictSettings),
 
         // MARK: - Server layers: one wrapper per C library, then the server
-        .target(name: "LatchHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: strictSettings),
-        .target(name: "LatchSQLite", dependencies: ["CSQLite"], swiftSettings: strictSettings),
+        .target(name: "LatchHTTP", dependencies: ["CMicroHTTPD", "LatchLocking"], swiftSettings: strictSettings),
+        .target(name: "LatchSQLite", dependencies: ["CSQLite", "LatchLocking"], swiftSettings: strictSettings),
         .target(
-            name: "LatchCrypto", dependencies: ["CCrypto", "CArgon2", "LatchWire"],
+            name: "LatchCrypto", dependencies: ["CCrypto", "CArgon2", "LatchWire", "LatchLocking"],
             swiftSettings: strictSettings),
         .target(
             name: "LatchServer",
-            dependencies: ["LatchWire", "LatchHTTP", "LatchSQLite", "LatchCrypto"],
+            dependencies: ["LatchWire", "LatchHTTP", "LatchSQLite", "LatchCrypto", "LatchLocking"],
             swiftSettings: strictSettings),
-        .target(name: "LatchTesting", dependencies: ["Latch", "LatchServer", "LatchHTTP"], swiftSettings: strictSettings),
+        .target(
+            name: "LatchTesting", dependencies: ["Latch", "LatchServer", "LatchHTTP", "LatchLocking"],
+            swiftSettings: strictSettings),
         .executableTarget(name: "latchd", dependencies: ["LatchServer"], swiftSettings: strictSettings),
 
         // MARK: - Tests
-        .testTarget(name: "LatchHTTPTests", dependencies: ["LatchHTTP"], swiftSettings: strictSettings),
+        .testTarget(name: "LatchHTTPTests", dependencies: ["LatchHTTP", "LatchLocking"], swiftSettings: strictSettings),
         .testTarget(name: "LatchSQLiteTests", dependencies: ["LatchSQLite"], swiftSettings: strictSettings),
-        .testTarget(name: "LatchCryptoTests", dependencies: ["LatchCrypto"], swiftSettings: strictSettings),
+        .testTarget(name: "LatchCryptoTests", dependencies: ["LatchCrypto", "LatchLocking"], swiftSettings: strictSettings),
         .testTarget(
-            name: "LatchCurlTests", dependencies: ["LatchCurl", "LatchHTTP", "LatchCrypto"],
+            name: "LatchCurlTests", dependencies: ["LatchCurl", "LatchHTTP", "LatchCrypto", "LatchLocking"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "LatchTests",
             dependencies: [
-                "Latch", "LatchObservation", "LatchTesting", "LatchServer", "LatchSDKTesting",
+                "Latch", "LatchObservation", "LatchTesting", "LatchServer", "LatchSDKTesting", "LatchLocking",
                 .target(name: "LatchCurl", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "LatchServerTests", dependencies: ["LatchServer", "LatchTesting"],
+            name: "LatchServerTests", dependencies: ["LatchServer", "LatchTesting", "LatchLocking"],
             swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

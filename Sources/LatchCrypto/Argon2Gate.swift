@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+internal import LatchLocking
 
 #if canImport(Glibc)
     import Glibc
@@ -46,10 +46,10 @@ public final class Argon2Gate: Sendable {
     /// How many callers may wait at once, over all sources.
     public let maximumWaiters: Int
 
-    private let state: Mutex<Queue<Waiter>>
+    private let state: Locked<Queue<Waiter>>
 
-    private static let cpuNanoseconds = Atomic<UInt64>(0)
-    private static let computations = Atomic<UInt64>(0)
+    private static let cpuNanoseconds = Locked<UInt64>(0)
+    private static let computations = Locked<UInt64>(0)
 
     /// Creates a gate.
     /// - Parameters:
@@ -58,7 +58,7 @@ public final class Argon2Gate: Sendable {
     public init(slots: Int = ProcessInfo.processInfo.activeProcessorCount, maximumWaiters: Int? = nil) {
         self.slots = max(1, slots)
         self.maximumWaiters = max(1, maximumWaiters ?? 64 * max(1, slots))
-        state = Mutex(Queue<Waiter>(slots: self.slots))
+        state = Locked(Queue<Waiter>(slots: self.slots))
     }
 
     /// Runs `body` once a slot is free and it is `source`'s turn, adding its thread CPU time to
@@ -70,8 +70,8 @@ public final class Argon2Gate: Sendable {
         defer { release() }
         let start = Self.threadCPUNanoseconds()
         defer {
-            Self.cpuNanoseconds.add(Self.threadCPUNanoseconds() &- start, ordering: .relaxed)
-            Self.computations.add(1, ordering: .relaxed)
+            Self.cpuNanoseconds.add(Self.threadCPUNanoseconds() &- start)
+            Self.computations.add(1)
         }
         return body()
     }
@@ -81,7 +81,7 @@ public final class Argon2Gate: Sendable {
 
     /// Hashes and verifications run so far in this process, through every gate, and their CPU seconds.
     public static var statistics: (count: UInt64, cpuSeconds: Double) {
-        (computations.load(ordering: .relaxed), Double(cpuNanoseconds.load(ordering: .relaxed)) / 1e9)
+        (computations.load(), Double(cpuNanoseconds.load()) / 1e9)
     }
 
     /// Takes a slot at once if one is free and nobody waits, else waits for one in `source`'s queue.
@@ -124,17 +124,17 @@ extension Argon2Gate {
     /// One blocked caller: woken once, admitted to a slot or refused.
     final class Waiter: Sendable {
         private let signal = DispatchSemaphore(value: 0)
-        private let verdict = Atomic<Bool>(false)
+        private let verdict = Locked<Bool>(false)
 
         func wake(admitted: Bool) {
-            verdict.store(admitted, ordering: .releasing)
+            verdict.store(admitted)
             signal.signal()
         }
 
         /// Blocks until woken; `true` if admitted.
         func wait() -> Bool {
             signal.wait()
-            return verdict.load(ordering: .acquiring)
+            return verdict.load()
         }
     }
 }

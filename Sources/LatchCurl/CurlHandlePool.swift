@@ -1,10 +1,10 @@
-import Synchronization
+internal import LatchLocking
 
 /// Idle easy handles of one ``CurlHTTPClient``, so consecutive requests reuse a connection (and its
 /// TLS session) instead of opening a new one each time: an easy handle keeps its connection cache
 /// across curl_easy_reset(3). At most ``capacity`` handles wait; more are cleaned up.
 final class CurlHandlePool: Sendable {
-    private let idle = Mutex<[CurlEasyHandle]>([])
+    private let idle = Locked<[CurlEasyHandle]>([])
     /// The most handles kept idle.
     let capacity: Int
 

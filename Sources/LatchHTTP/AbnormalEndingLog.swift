@@ -1,4 +1,4 @@
-import Synchronization
+internal import LatchLocking
 
 /// Counts connections that ended abnormally and keeps libmicrohttpd's per-connection messages
 /// from flooding the log: a client resetting or abandoning thousands of connections must cost a
@@ -23,12 +23,12 @@ final class AbnormalEndingLog: Sendable {
     /// Distinct libmicrohttpd messages shown per window; further ones are only counted.
     private static let distinctMessagesPerWindow = 32
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let log: @Sendable (String) -> Void
 
     init(log: @escaping @Sendable (String) -> Void) {
         self.log = log
-        self.state = Mutex(State(windowStart: MonotonicClock.milliseconds()))
+        self.state = Locked(State(windowStart: MonotonicClock.milliseconds()))
     }
 
     /// Counts `count` connections that ended for `reason`.

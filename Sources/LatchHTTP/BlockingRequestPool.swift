@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+internal import LatchLocking
 
 /// Threads that make the answers a responder says may block for long (``HTTPAnswer/blocking(_:)``),
 /// so that libmicrohttpd's workers, each polling many connections, never wait on one of them.
@@ -33,7 +33,7 @@ final class BlockingRequestPool: Sendable {
     let perKeyLimit: Int
     /// Seconds an idle thread waits for work before it ends.
     let idleSeconds: Double
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let wake = DispatchSemaphore(value: 0)
 
     init(maximumThreads: Int, perKeyLimit: Int, idleSeconds: Double = 30) {

@@ -1,4 +1,4 @@
-import Synchronization
+internal import LatchLocking
 
 #if canImport(Darwin)
     import Darwin
@@ -18,7 +18,7 @@ import Synchronization
 /// descriptor shut down is always still this connection's.
 final class ConnectionRegistry: Sendable {
     private final class Shard: Sendable {
-        let connections = Mutex<[ObjectIdentifier: ConnectionState]>([:])
+        let connections = Locked<[ObjectIdentifier: ConnectionState]>([:])
     }
 
     private let shards: [Shard]

@@ -1,4 +1,4 @@
-import Synchronization
+internal import LatchLocking
 
 #if canImport(Darwin)
     import Darwin
@@ -17,18 +17,18 @@ final class ConnectionState: Sendable {
     let descriptor: Int32
     /// Monotonic milliseconds by which the current request must have arrived; ``noDeadline``
     /// while none is awaited, ``expired`` once the registry has cut the connection off.
-    private let deadline: Atomic<Int64>
+    private let deadline: Locked<Int64>
 
     static let noDeadline: Int64 = 0
     static let expired: Int64 = -1
 
     init(descriptor: Int32, deadline: Int64) {
         self.descriptor = descriptor
-        self.deadline = Atomic(deadline)
+        self.deadline = Locked(deadline)
     }
 
     /// Whether the registry cut this connection off for missing its deadline.
-    var isExpired: Bool { deadline.load(ordering: .relaxed) == Self.expired }
+    var isExpired: Bool { deadline.load() == Self.expired }
 
     /// Awaits a request by `milliseconds` from now, or by the deadline already set if earlier.
     func expectRequest(within milliseconds: Int64) {
@@ -49,24 +49,22 @@ final class ConnectionState: Sendable {
 
     /// Marks the connection expired if its deadline is at or before `now`; `true` if it was.
     func expire(at now: Int64) -> Bool {
-        let current = deadline.load(ordering: .relaxed)
-        guard current > Self.noDeadline, current <= now else { return false }
-        return deadline.compareExchange(expected: current, desired: Self.expired, ordering: .relaxed).exchanged
+        deadline.withLock { current in
+            guard current > Self.noDeadline, current <= now else { return false }
+            current = Self.expired
+            return true
+        }
     }
 
-    /// Applies `change` unless the connection has expired, racing only with ``expire(at:)``.
+    /// Applies `change` unless the connection has expired.
     private func update(_ change: (Int64) -> Int64) {
-        var current = deadline.load(ordering: .relaxed)
-        while current != Self.expired {
-            let (exchanged, original) = deadline.compareExchange(
-                expected: current, desired: change(current), ordering: .relaxed)
-            if exchanged { return }
-            current = original
+        deadline.withLock { current in
+            if current != Self.expired { current = change(current) }
         }
     }
 }
 
-/// `CLOCK_MONOTONIC` in milliseconds: cheap, never steps back, and an integer an atomic can hold.
+/// `CLOCK_MONOTONIC` in milliseconds: cheap, never steps back, and an integer that is cheap to compare.
 enum MonotonicClock {
     static func milliseconds() -> Int64 {
         var now = timespec()

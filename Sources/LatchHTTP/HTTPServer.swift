@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+internal import LatchLocking
 
 #if canImport(Darwin)
     import Darwin
@@ -71,10 +71,10 @@ public final class HTTPServer: Sendable {
 
     private let configuration: HTTPServerConfiguration
     private let responder: any HTTPResponder
-    private let state = Mutex<State>(.idle)
-    private let boundPort = Atomic<Int>(0)
+    private let state = Locked<State>(.idle)
+    private let boundPort = Locked<Int>(0)
     /// The cores of every live generation, readable while ``shutdown(timeout:)`` holds `state`.
-    private let liveCores = Mutex<[ServerCore]>([])
+    private let liveCores = Locked<[ServerCore]>([])
     /// The open connections of every generation, for the request deadlines.
     private let connections: ConnectionRegistry
     /// Abnormal endings and libmicrohttpd's messages, server-wide.
@@ -82,7 +82,7 @@ public final class HTTPServer: Sendable {
     /// Enforces the request deadlines and writes the summaries while the server runs.
     private let housekeeper: ServerHousekeeper
     /// ``HTTPServerConfiguration/connectionLimit`` as fitted to the open-file limit at start.
-    private let connectionLimitInForce: Atomic<Int>
+    private let connectionLimitInForce: Locked<Int>
     /// The threads that make blocking answers, for every generation.
     private let blockingPool: BlockingRequestPool
 
@@ -95,7 +95,7 @@ public final class HTTPServer: Sendable {
         housekeeper = ServerHousekeeper(
             registry: connections, endings: endings, headerTimeoutSeconds: configuration.headerTimeoutSeconds,
             summaryIntervalSeconds: configuration.abnormalEndingLogIntervalSeconds)
-        connectionLimitInForce = Atomic(configuration.connectionLimit)
+        connectionLimitInForce = Locked(configuration.connectionLimit)
         blockingPool = BlockingRequestPool(
             maximumThreads: configuration.blockingThreads, perKeyLimit: configuration.blockingAnswersPerAddress)
     }
@@ -138,7 +138,7 @@ public final class HTTPServer: Sendable {
             if let problem = configuration.problem { throw HTTPServerError(kind: .invalidConfiguration, message: problem) }
             let fitted = FileDescriptorLimit.fit(connections: configuration.connectionLimit)
             if let note = fitted.note { configuration.errorLog(note) }
-            connectionLimitInForce.store(fitted.limit, ordering: .relaxed)
+            connectionLimitInForce.store(fitted.limit)
             let socket = try ListeningSocket.open(host: configuration.host, port: configuration.port)
             let core = makeCore()
             let daemon = try MHDDaemon(
@@ -149,7 +149,7 @@ public final class HTTPServer: Sendable {
                     current: Generation(id: 0, daemon: daemon, core: core), retiring: [], tls: configuration.tls,
                     isIPv6: socket.isIPv6, nextID: 1))
             liveCores.withLock { $0 = [core] }
-            boundPort.store(socket.port, ordering: .releasing)
+            boundPort.store(socket.port)
             housekeeper.start()
         }
     }
@@ -157,7 +157,7 @@ public final class HTTPServer: Sendable {
     /// The configuration daemons start with: the connection limits fitted to the open-file limit.
     private var daemonConfiguration: HTTPServerConfiguration {
         var fitted = configuration
-        fitted.connectionLimit = connectionLimitInForce.load(ordering: .relaxed)
+        fitted.connectionLimit = connectionLimitInForce.load()
         fitted.perAddressConnectionLimit = min(fitted.perAddressConnectionLimit, fitted.connectionLimit)
         return fitted
     }
@@ -171,7 +171,7 @@ public final class HTTPServer: Sendable {
     /// The most simultaneous connections in force: ``HTTPServerConfiguration/connectionLimit``,
     /// or fewer if the process may not open that many files (see ``start()``).
     public var effectiveConnectionLimit: Int {
-        connectionLimitInForce.load(ordering: .relaxed)
+        connectionLimitInForce.load()
     }
 
     /// Connections that ended abnormally since ``start()``, by reason; every
@@ -187,12 +187,12 @@ public final class HTTPServer: Sendable {
 
     /// The port actually bound (the ephemeral one when configured with `0`); `0` before ``start()``.
     public var port: Int {
-        boundPort.load(ordering: .acquiring)
+        boundPort.load()
     }
 
     /// Requests received but not yet completed (their responses not yet fully sent).
     public var inFlightRequests: Int {
-        liveCores.withLock { cores in cores.reduce(0) { $0 + $1.inFlight.load(ordering: .relaxed) } }
+        liveCores.withLock { cores in cores.reduce(0) { $0 + $1.inFlight.load() } }
     }
 
     /// Daemons replaced by a certificate change that are still serving their connections.
@@ -236,7 +236,7 @@ public final class HTTPServer: Sendable {
             let daemon = try MHDDaemon(
                 core: core, listenDescriptor: descriptor, isIPv6: running.isIPv6, configuration: daemonConfiguration, tls: tls)
             let previous = running.current
-            previous.core.draining.store(true, ordering: .relaxed)
+            previous.core.draining.store(true)
             previous.daemon.quiesce()
             running.retiring.append(previous)
             running.current = Generation(id: running.nextID, daemon: daemon, core: core)
@@ -262,12 +262,11 @@ public final class HTTPServer: Sendable {
             }
             let generations = running.all
             for generation in generations {
-                generation.core.draining.store(true, ordering: .relaxed)
+                generation.core.draining.store(true)
                 generation.daemon.closeListener()
             }
             let deadline = ContinuousClock.now + .milliseconds(Int(max(0, timeout) * 1000))
-            while generations.contains(where: { $0.core.inFlight.load(ordering: .relaxed) > 0 }) && ContinuousClock.now < deadline
-            {
+            while generations.contains(where: { $0.core.inFlight.load() > 0 }) && ContinuousClock.now < deadline {
                 usleep(2_000)
             }
             for generation in generations { generation.daemon.stop() }
@@ -285,9 +284,9 @@ public final class HTTPServer: Sendable {
         let thread = Thread { [weak self] in
             let idleDeadline = ContinuousClock.now + idle
             let finalDeadline = idleDeadline + .seconds(10)
-            while core.openConnections.load(ordering: .relaxed) > 0 {
+            while core.openConnections.load() > 0 {
                 let now = ContinuousClock.now
-                if now > finalDeadline || (now > idleDeadline && core.inFlight.load(ordering: .relaxed) == 0) { break }
+                if now > finalDeadline || (now > idleDeadline && core.inFlight.load() == 0) { break }
                 usleep(10_000)
             }
             self?.stopRetired(generation: id)

@@ -1,5 +1,5 @@
 internal import CMicroHTTPD
-import Synchronization
+internal import LatchLocking
 
 #if canImport(Darwin)
     import Darwin

@@ -1,16 +1,16 @@
-import Synchronization
+internal import LatchLocking
 
 /// Generates request ids: 16 lowercase hex characters, unique within the process and unlikely to
 /// repeat across processes.
 ///
 /// Each id is SplitMix64 of a random per-process seed plus a counter step; the mix is a bijection,
-/// so ids never repeat within a process, and it costs one relaxed atomic add, not a system call.
+/// so ids never repeat within a process, and it costs one uncontended lock, not a system call.
 /// Ids are correlation handles, not secrets.
 final class RequestIDGenerator: Sendable {
     static let shared = RequestIDGenerator()
 
     private let seed: UInt64
-    private let counter = Atomic<UInt64>(0)
+    private let counter = Locked<UInt64>(0)
 
     init(seed: UInt64 = UInt64.random(in: .min ... .max)) {
         self.seed = seed
@@ -49,7 +49,7 @@ final class RequestIDGenerator: Sendable {
     }
 
     private func mixed() -> UInt64 {
-        let step = counter.wrappingAdd(1, ordering: .relaxed).newValue
+        let step = counter.add(1)
         var z = seed &+ step &* 0x9E37_79B9_7F4A_7C15
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB

@@ -1,4 +1,4 @@
-import Synchronization
+internal import LatchLocking
 
 #if canImport(Darwin)
     import Darwin
@@ -7,7 +7,7 @@ import Synchronization
 #endif
 
 /// What libmicrohttpd's callbacks share for one running server: the responder, the limits and the
-/// counters. Immutable apart from its atomics, so any worker thread may use it.
+/// counters. Immutable apart from its locked counters, so any worker thread may use it.
 final class ServerCore: Sendable {
     let responder: any HTTPResponder
     let maxBodyBytes: Int
@@ -25,18 +25,18 @@ final class ServerCore: Sendable {
     let endings: AbnormalEndingLog
 
     /// Requests whose head has started arriving and whose completion was not yet reported.
-    let inFlight = Atomic<Int>(0)
+    let inFlight = Locked<Int>(0)
     /// Open connections of the daemon this core belongs to (`MHD_OPTION_NOTIFY_CONNECTION`).
-    let openConnections = Atomic<Int>(0)
+    let openConnections = Locked<Int>(0)
     /// Set when a graceful shutdown begins or the daemon is being retired after a certificate
     /// change: responses then carry `Connection: close`.
-    let draining = Atomic<Bool>(false)
+    let draining = Locked<Bool>(false)
     /// Runs blocking answers off the workers; shared by every generation of the server.
     let blockingPool: BlockingRequestPool
     /// Connections suspended for a blocking answer and not yet resumed, and whether the daemon is
     /// stopping; under one lock, so that no connection is suspended once ``closeSuspensions()`` has
     /// begun (libmicrohttpd must not stop with one suspended, nor be resumed into once stopped).
-    private let suspensions = Mutex(Suspensions())
+    private let suspensions = Locked(Suspensions())
 
     private struct Suspensions {
         var count = 0
@@ -44,7 +44,7 @@ final class ServerCore: Sendable {
     }
     /// While the daemon starts, libmicrohttpd's log lines are also kept here, so that a refusal
     /// (say, of a TLS key) can be reported in the thrown error; `nil` once started.
-    let startupLog = Mutex<[String]?>([])
+    let startupLog = Locked<[String]?>([])
 
     init(
         configuration: HTTPServerConfiguration, responder: any HTTPResponder, connections: ConnectionRegistry,

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+internal import LatchLocking
 
 /// The one thread a running ``HTTPServer`` keeps besides libmicrohttpd's: every tick it cuts off
 /// the connections whose request is overdue (``ConnectionRegistry``), and every
@@ -12,8 +12,8 @@ final class ServerHousekeeper: Sendable {
     private let tick: Int
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
-    private let isStopping = Atomic<Bool>(false)
-    private let isRunning = Atomic<Bool>(false)
+    private let isStopping = Locked<Bool>(false)
+    private let isRunning = Locked<Bool>(false)
 
     /// - Parameters:
     ///   - headerTimeoutSeconds: The request deadline, which sets the tick: a twentieth of it,
@@ -28,7 +28,7 @@ final class ServerHousekeeper: Sendable {
 
     /// Starts the thread; once only.
     func start() {
-        guard !isRunning.exchange(true, ordering: .relaxed) else { return }
+        guard !isRunning.exchange(true) else { return }
         let thread = Thread { [self] in run() }
         thread.name = "latch-http-housekeeping"
         thread.start()
@@ -36,14 +36,14 @@ final class ServerHousekeeper: Sendable {
 
     /// Stops the thread after a last summary, and waits for it. Safe to call more than once.
     func stop() {
-        guard isRunning.load(ordering: .relaxed), !isStopping.exchange(true, ordering: .relaxed) else { return }
+        guard isRunning.load(), !isStopping.exchange(true) else { return }
         wake.signal()
         finished.wait()
     }
 
     private func run() {
         var nextSummary = MonotonicClock.milliseconds() + summaryInterval
-        while !isStopping.load(ordering: .relaxed) {
+        while !isStopping.load() {
             _ = wake.wait(timeout: .now() + .milliseconds(tick))
             let now = MonotonicClock.milliseconds()
             endings.record(.headerTimeout, count: registry.expireOverdue(now: now))

@@ -1,5 +1,6 @@
 import Foundation
 import Latch
+internal import LatchLocking
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

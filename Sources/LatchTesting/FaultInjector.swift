@@ -1,4 +1,5 @@
 import Foundation
+internal import LatchLocking
 import LatchServer
 
 /// Makes chosen routes of a test server misbehave (429 with `Retry-After`, 5xx, latency) and counts
@@ -24,7 +25,7 @@ public final class FaultInjector: RequestInterceptor {
         var requests: [(method: String, path: String)] = []
     }
 
-    private let state = TestLock(State())
+    private let state = Locked(State())
     private let clock: any ServerClock
 
     /// Creates an injector with no rules; `clock` stamps the `timestamp` of injected errors.

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import LatchLocking
 import Testing
 
 @testable import LatchCrypto
@@ -129,7 +129,7 @@ import Testing
         let gate = Argon2Gate(slots: 1, maximumWaiters: 2)
         let release = DispatchSemaphore(value: 0)
         let started = DispatchSemaphore(value: 0)
-        let outcomes = Mutex<[String]>([])
+        let outcomes = Locked<[String]>([])
         let group = DispatchGroup()
         func spawn(_ name: String, source: String) {
             group.enter()

@@ -1,7 +1,7 @@
 import Foundation
 import LatchCrypto
 import LatchHTTP
-import Synchronization
+import LatchLocking
 
 /// An ``HTTPServer`` on an ephemeral loopback port for the client tests, over HTTPS with a
 /// certificate from a fresh ``DevelopmentCertificateAuthority`` (whose certificate is written to
@@ -16,7 +16,7 @@ final class CurlTestServer: Sendable {
 
     /// The stop signal `/slow` handlers watch.
     final class Stopping: Sendable {
-        let flag = Atomic<Bool>(false)
+        let flag = Locked<Bool>(false)
     }
 
     /// `https://127.0.0.1:PORT` or `http://127.0.0.1:PORT`.
@@ -40,7 +40,7 @@ final class CurlTestServer: Sendable {
         // `/slow/{milliseconds}` answers after that long, or when the server stops.
         router.add("GET", "/slow/{milliseconds}") { request in
             let deadline = Date().addingTimeInterval(Double(request.pathParameters["milliseconds"] ?? "").map { $0 / 1000 } ?? 0)
-            while Date() < deadline, !stopping.flag.load(ordering: .relaxed) { Thread.sleep(forTimeInterval: 0.02) }
+            while Date() < deadline, !stopping.flag.load() { Thread.sleep(forTimeInterval: 0.02) }
             return .text(200, "slow")
         }
         let configuration = HTTPServerConfiguration(
@@ -53,7 +53,7 @@ final class CurlTestServer: Sendable {
     }
 
     func stop() {
-        stopping.flag.store(true, ordering: .relaxed)
+        stopping.flag.store(true)
         server.shutdown(timeout: 2)
         try? FileManager.default.removeItem(atPath: directory)
     }

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import LatchLocking
 import Testing
 
 @testable import LatchHTTP
@@ -37,7 +37,7 @@ import Testing
         let server = try Self.server(started: started, release: release)
         defer { server.shutdown(timeout: 2) }
         let port = server.port
-        let slow = Mutex<RawHTTPResponse?>(nil)
+        let slow = Locked<RawHTTPResponse?>(nil)
         let slowDone = Background.run {
             let response = try? RawHTTPClient.exchange(
                 port: port, method: "GET", target: "/slow", headers: [("client-request-id", Self.correlationID)])
@@ -84,7 +84,7 @@ import Testing
         let release = DispatchSemaphore(value: 0)
         let server = try Self.server(started: started, release: release)
         let port = server.port
-        let slow = Mutex<RawHTTPResponse?>(nil)
+        let slow = Locked<RawHTTPResponse?>(nil)
         let slowDone = Background.run {
             let response = try? RawHTTPClient.exchange(port: port, method: "GET", target: "/slow")
             slow.withLock { $0 = response }
@@ -115,7 +115,7 @@ import Testing
     }
 
     @Test func anAddressOverItsLimitWaitsItsTurnWhileAnotherStartsAtOnce() throws {
-        let started = Mutex<[String]>([])
+        let started = Locked<[String]>([])
         let startedOne = DispatchSemaphore(value: 0)
         let releases = ["a", "b", "c"].reduce(into: [String: DispatchSemaphore]()) { $0[$1] = DispatchSemaphore(value: 0) }
         var router = Router()
@@ -156,7 +156,7 @@ import Testing
     }
 
     @Test func theRouterHandsBlockingWorkOverAndObservesItOnce() throws {
-        let observed = Mutex<[String]>([])
+        let observed = Locked<[String]>([])
         var router = Router()
         router.add("POST", "/hash", mayBlock: { request in request.body == Array("password".utf8) }) { request in
             .text(200, String(decoding: request.body, as: UTF8.self))

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import LatchLocking
 import Testing
 
 @testable import LatchHTTP
@@ -15,18 +15,18 @@ import Testing
             router.add("GET", "/n/{n}") { request in .text(200, request.pathParameters["n"]!) }
         }
         let port = server.port
-        let failures = Atomic<Int>(0)
-        let ids = Mutex<Set<String>>([])
+        let failures = Locked<Int>(0)
+        let ids = Locked<Set<String>>([])
         Background.concurrentPerform(iterations: 200, threads: 16) { index in
             guard let response = try? RawHTTPClient.exchange(port: port, method: "GET", target: "/n/\(index)"),
                 response.status == 200, response.text == "\(index)", let id = response.headers["x-request-id"]
             else {
-                failures.add(1, ordering: .relaxed)
+                failures.add(1)
                 return
             }
             ids.withLock { _ = $0.insert(id) }
         }
-        #expect(failures.load(ordering: .relaxed) == 0)
+        #expect(failures.load() == 0)
         #expect(ids.withLock { $0.count } == 200)
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LatchLocking
 import Testing
 
 @testable import LatchHTTP

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LatchLocking
 
 /// Runs a program nobody here wrote (python3, curl, openssl) against a test server, the way real
 /// clients talk to it.
@@ -36,7 +36,7 @@ enum ExternalTool {
             continuation.yield(finished.terminationStatus)
             continuation.finish()
         }
-        let collected = Mutex<(Data, Data)>((Data(), Data()))
+        let collected = Locked<(Data, Data)>((Data(), Data()))
         try process.run()
         let readers = [
             Background.run {

@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import LatchLocking
 import Testing
 
 @testable import LatchHTTP
@@ -22,7 +22,7 @@ import Testing
         let port = server.port
         #expect(port > 0)
 
-        let slowResult = Mutex<RawHTTPResponse?>(nil)
+        let slowResult = Locked<RawHTTPResponse?>(nil)
         let slowDone = Background.run {
             let response = try? RawHTTPClient.exchange(port: port, method: "GET", target: "/slow")
             slowResult.withLock { $0 = response }

@@ -1,4 +1,4 @@
-import Synchronization
+import LatchLocking
 import Testing
 
 @testable import LatchHTTP
@@ -36,7 +36,7 @@ private struct SeededGenerator: RandomNumberGenerator {
                     .utf8),
             Array("GET http://h/ok?q HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\n\r\n".utf8),
         ]
-        let statuses = Mutex<[Int: Int]>([:])
+        let statuses = Locked<[Int: Int]>([:])
         Background.concurrentPerform(iterations: 160, threads: 8) { index in
             var random = SeededGenerator(state: UInt64(index))
             var bytes: [UInt8]

@@ -1,5 +1,5 @@
 import LatchHTTP
-import Synchronization
+import LatchLocking
 
 /// A running ``HTTPServer`` on an ephemeral loopback port, shut down when the scope ends.
 struct TestServer: ~Copyable {
@@ -43,7 +43,7 @@ struct TestServer: ~Copyable {
 
 /// Collects log lines from any thread.
 final class LogCollector: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
     var all: [String] { lines.withLock { $0 } }
     var sink: @Sendable (String) -> Void { { [self] line in lines.withLock { $0.append(line) } } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+internal import LatchLocking
 
 /// The listeners of one client's auth state: ``LatchClient/authStateChanges`` and
 /// ``LatchClient/authEvents`` streams, and the view they were last told about.

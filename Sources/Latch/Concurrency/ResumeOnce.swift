@@ -1,3 +1,5 @@
+internal import LatchLocking
+
 /// A checked continuation that is resumed exactly once, whichever comes first: the work it waits
 /// for, or the cancellation of the task waiting. Later resumptions are ignored, and a resumption
 /// that arrives before the continuation is installed is kept and delivered on installation.

@@ -1,4 +1,5 @@
 import Foundation
+internal import LatchLocking
 
 /// An async mutual-exclusion lock: at most one holder at a time, waiters served first come,
 /// first served, and waiting suspends the task instead of blocking a thread.

@@ -1,4 +1,5 @@
 import Foundation
+internal import LatchLocking
 
 /// One session of one account as this client sees it: a sign-in or a sign-out through this
 /// client starts the next generation. A refresh records the generation it was asked under, and

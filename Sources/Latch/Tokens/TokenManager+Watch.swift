@@ -1,4 +1,5 @@
 import Foundation
+internal import LatchLocking
 
 extension TokenManager {
     /// What the watcher last saw of the store.

@@ -1,4 +1,5 @@
 import Foundation
+internal import LatchLocking
 
 /// Keeps tokens: an in-memory copy of the credential store for the fast path, the store for
 /// persistence, one refresh in flight per account, and a throttle after `429` answers.

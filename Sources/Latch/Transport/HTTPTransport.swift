@@ -1,4 +1,5 @@
 import Foundation
+internal import LatchLocking
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

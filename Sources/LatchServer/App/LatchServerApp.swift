@@ -1,7 +1,7 @@
 import Foundation
 import LatchCrypto
 import LatchHTTP
-import Synchronization
+internal import LatchLocking
 
 /// A running Latch server: the composition root that opens the data directory and store, wires the
 /// domain services, adapters and HTTP server, and starts the outbox worker.
@@ -258,7 +258,7 @@ public final class LatchServerApp: Sendable {
 
 /// Set once shutdown begins, so `/readyz` reports draining.
 final class DrainFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-    var isSet: Bool { flag.load(ordering: .relaxed) }
-    func set() { flag.store(true, ordering: .relaxed) }
+    private let flag = Locked<Bool>(false)
+    var isSet: Bool { flag.load() }
+    func set() { flag.store(true) }
 }

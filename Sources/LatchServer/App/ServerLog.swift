@@ -1,6 +1,6 @@
 import Foundation
 import LatchHTTP
-import Synchronization
+internal import LatchLocking
 
 /// The server's structured log: one line per event on standard error, as text
 /// (`2026-12-01T09:30:00Z info message request_id=… tenant=… key=value`) or as one JSON object per
@@ -98,5 +98,5 @@ public struct ServerLog: Sendable {
 
 /// Serializes writes to standard error so lines never interleave.
 enum StandardErrorLock {
-    static let shared = Mutex<Void>(())
+    static let shared = Locked<Void>(())
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+internal import LatchLocking
 
 /// The server's background thread: delivers committed outbox messages (woken after each commit that
 /// queued one, and every second in case a wake-up was missed or a delivery failed: at-least-once),
@@ -15,10 +15,10 @@ public final class OutboxWorker: Sendable {
     private let redactDelivered: Bool
     private let log: ServerLog
     private let auditAggregator: AuditAggregator?
-    private let lastMaintenance = Atomic<Int64>(0)
+    private let lastMaintenance = Locked<Int64>(0)
     private let wakeUp = DispatchSemaphore(value: 0)
-    private let stopping = Atomic<Bool>(false)
-    private let started = Atomic<Bool>(false)
+    private let stopping = Locked<Bool>(false)
+    private let started = Locked<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
     /// Creates a worker.
@@ -43,9 +43,9 @@ public final class OutboxWorker: Sendable {
 
     /// Starts the delivery thread (once).
     public func start() {
-        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !started.exchange(true) else { return }
         let thread = Thread { [self] in
-            while !stopping.load(ordering: .acquiring) {
+            while !stopping.load() {
                 drain()
                 maintain()
                 _ = wakeUp.wait(timeout: .now() + 1)
@@ -63,8 +63,8 @@ public final class OutboxWorker: Sendable {
 
     /// Delivers what is pending and stops the thread; a worker that never started just stops.
     public func stop() {
-        guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        guard started.load(ordering: .acquiring) else { return }
+        guard !stopping.exchange(true) else { return }
+        guard started.load() else { return }
         wakeUp.signal()
         finished.wait()
     }
@@ -74,8 +74,8 @@ public final class OutboxWorker: Sendable {
     private func maintain() {
         let now = clock.now()
         let seconds = Int64(now.timeIntervalSince1970)
-        guard seconds - lastMaintenance.load(ordering: .relaxed) >= 60 else { return }
-        lastMaintenance.store(seconds, ordering: .relaxed)
+        guard seconds - lastMaintenance.load() >= 60 else { return }
+        lastMaintenance.store(seconds)
         let dayAgo = now.addingTimeInterval(-86_400)
         do {
             try store.write { tx in

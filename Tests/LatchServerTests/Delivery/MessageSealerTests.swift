@@ -1,7 +1,7 @@
 import Foundation
 import LatchCrypto
+import LatchLocking
 import LatchTesting
-import Synchronization
 import Testing
 
 @testable import LatchServer
@@ -20,14 +20,14 @@ struct MessageSealerTests {
 
     /// Records what it delivers.
     final class RecordingTransport: MessageTransport {
-        let delivered = Mutex<[OutboxMessage]>([])
+        let delivered = Locked<[OutboxMessage]>([])
         func deliver(_ message: OutboxMessage) throws { delivered.withLock { $0.append(message) } }
         var messages: [OutboxMessage] { delivered.withLock { $0 } }
     }
 
     /// Keeps the lines a ``ServerLog`` writes.
     final class CapturedLog: Sendable {
-        private let lines = Mutex<[String]>([])
+        private let lines = Locked<[String]>([])
         var log: ServerLog { ServerLog { line in self.lines.withLock { $0.append(line) } } }
         var text: [String] { lines.withLock { $0 } }
     }

@@ -1,6 +1,6 @@
 import Foundation
+import LatchLocking
 import LatchServer
-import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -162,13 +162,13 @@ struct CrashRecoveryTests {
 /// What the crash test's workers did, shared across their tasks.
 final class SignUpLedger: Sendable {
     /// E-mail addresses whose final `continue` answered 200.
-    let acknowledged = Mutex<[String]>([])
+    let acknowledged = Locked<[String]>([])
     /// Sign-ups begun.
-    let attempted = Mutex<Int>(0)
+    let attempted = Locked<Int>(0)
     /// Set once the workers should stop. A flag rather than task cancellation: cancelling a task
     /// whose URLSession request completes at that moment can deadlock FoundationNetworking on Linux
     /// (the task's status lock against the session's queue).
-    let stopped = Mutex<Bool>(false)
+    let stopped = Locked<Bool>(false)
 }
 
 /// A blocking loopback TCP connection for byte-level HTTP.

@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
+import LatchLocking
 import LatchServer
 import LatchTesting
-import Synchronization
 import Testing
 
 @testable import LatchCrypto
@@ -190,9 +190,9 @@ extension HashingFairnessTests {
     final class Flood: Sendable {
         let port: Int
         let connections: Int
-        private let stopping = Atomic<Bool>(false)
-        private let answers = Mutex<[Int: Int]>([:])
-        private let requests = Atomic<Int>(0)
+        private let stopping = Locked<Bool>(false)
+        private let answers = Locked<[Int: Int]>([:])
+        private let requests = Locked<Int>(0)
         private let finished = DispatchGroup()
 
         init(port: Int, connections: Int) {
@@ -207,9 +207,9 @@ extension HashingFairnessTests {
                     defer { finished.leave() }
                     let client = SourceBoundClient(port: port, source: HashingFairnessTests.flooder)
                     var sent = 0
-                    while !stopping.load(ordering: .relaxed) {
+                    while !stopping.load() {
                         sent += 1
-                        requests.add(1, ordering: .relaxed)
+                        requests.add(1)
                         let form = [
                             "client_id": "latch-dev", "username": "flood-\(connection)-\(sent)@example.com",
                             "password": "Flood-Passw0rd-2026!", "challenge_type": "oob password redirect",
@@ -226,7 +226,7 @@ extension HashingFairnessTests {
         /// server is hashing for the flood, with the rest of its requests queued.
         func waitUntilUnderWay(within limit: Duration) throws {
             let deadline = ContinuousClock.now + limit
-            while requests.load(ordering: .relaxed) < connections || answers.withLock({ $0.values.reduce(0, +) }) < 2 {
+            while requests.load() < connections || answers.withLock({ $0.values.reduce(0, +) }) < 2 {
                 guard ContinuousClock.now < deadline else {
                     throw Failure(description: "the flood got \(statuses()) within \(limit)")
                 }
@@ -241,7 +241,7 @@ extension HashingFairnessTests {
 
         /// Stops the flood and waits for its threads (each finishes the request it has in flight).
         func stop() {
-            stopping.store(true, ordering: .relaxed)
+            stopping.store(true)
             finished.wait()
         }
     }

@@ -1,8 +1,8 @@
 import Foundation
 import LatchCrypto
+import LatchLocking
 import LatchServer
 import LatchTesting
-import Synchronization
 import Testing
 
 /// Concurrent guesses against one account get at most the tenant's allowance of password checks:
@@ -12,15 +12,15 @@ struct SignInBurstTests {
     /// Argon2id at test cost that counts its verifications.
     final class CountingHasher: PasswordHasher {
         let inner = Argon2idHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 1))
-        let verifications = Atomic<Int>(0)
-        let hashes = Atomic<Int>(0)
+        let verifications = Locked<Int>(0)
+        let hashes = Locked<Int>(0)
 
         func hash(_ password: String, for source: HashingSource) throws -> String {
-            hashes.add(1, ordering: .relaxed)
+            hashes.add(1)
             return try inner.hash(password, for: source)
         }
         func verify(_ password: String, against hash: String, for source: HashingSource) throws -> Bool {
-            verifications.add(1, ordering: .relaxed)
+            verifications.add(1)
             return try inner.verify(password, against: hash, for: source)
         }
         func needsRehash(_ hash: String) -> Bool { inner.needsRehash(hash) }
@@ -45,9 +45,9 @@ struct SignInBurstTests {
                 ["continuation_token": try #require(initiate.continuationToken), "challenge_type": "password redirect"])
             tokens.append(try #require(challenge.continuationToken))
         }
-        hasher.verifications.store(0, ordering: .relaxed)
+        hasher.verifications.store(0)
 
-        let statuses = Mutex<[Int]>([])
+        let statuses = Locked<[Int]>([])
         let frozen = tokens
         DispatchQueue.concurrentPerform(iterations: frozen.count) { index in
             let body =
@@ -61,7 +61,7 @@ struct SignInBurstTests {
             if answer.status == 429 { #expect(answer.headers["retry-after"].flatMap(Int.init).map { $0 >= 1 } == true) }
         }
         let all = statuses.withLock { $0 }
-        let checked = hasher.verifications.load(ordering: .relaxed)
+        let checked = hasher.verifications.load()
         #expect(checked == TenantSettings().signInFailuresBeforeDelay, "\(checked) passwords checked")
         #expect(all.filter { $0 == 400 }.count == checked)
         #expect(all.filter { $0 == 429 }.count == all.count - checked)
@@ -78,8 +78,8 @@ struct SignInBurstTests {
         let client = WireClient(server, tenant: "strict")
         let existing = TokenHelpers.uniqueEmail("exists")
         try server.createUser(email: existing, password: TokenHelpers.password, tenant: "strict")
-        hasher.verifications.store(0, ordering: .relaxed)
-        let hashesBefore = hasher.hashes.load(ordering: .relaxed)
+        hasher.verifications.store(0)
+        let hashesBefore = hasher.hashes.load()
         let refused: [[String: String]] = [
             ["username": existing, "password": TokenHelpers.password, "challenge_type": "oob password redirect"],
             [
@@ -98,7 +98,7 @@ struct SignInBurstTests {
             let reply = try await client.post("signup/v1.0/start", form)
             #expect(reply.status == 400, "\(form)")
         }
-        #expect(hasher.hashes.load(ordering: .relaxed) == hashesBefore, "a refused sign-up start hashed a password")
+        #expect(hasher.hashes.load() == hashesBefore, "a refused sign-up start hashed a password")
         let accepted = try await client.post(
             "signup/v1.0/start",
             [
@@ -106,6 +106,6 @@ struct SignInBurstTests {
                 "challenge_type": "oob password redirect", "attributes": #"{"displayName":"Ada"}"#,
             ])
         #expect(accepted.status == 200)
-        #expect(hasher.hashes.load(ordering: .relaxed) == hashesBefore + 1)
+        #expect(hasher.hashes.load() == hashesBefore + 1)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
+import LatchLocking
 import LatchServer
 import LatchTesting
-import Synchronization
 import Testing
 
 /// Delivered codes are erased outside development, old rows are purged, and metric labels stay
@@ -10,7 +10,7 @@ import Testing
 struct MaintenanceTests {
     /// Records deliveries.
     final class RecordingTransport: MessageTransport {
-        let delivered = Mutex<[OutboxMessage]>([])
+        let delivered = Locked<[OutboxMessage]>([])
         func deliver(_ message: OutboxMessage) throws { delivered.withLock { $0.append(message) } }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LatchLocking
 import LatchServer
 import LatchTesting
 import LatchWire

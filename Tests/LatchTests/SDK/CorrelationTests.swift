@@ -1,7 +1,7 @@
 import Foundation
+import LatchLocking
 import LatchServer
 import LatchTesting
-import Synchronization
 import Testing
 
 @testable import Latch
@@ -13,7 +13,7 @@ struct CorrelationTests {
     /// Records the `client-request-id` of every request the server receives, then lets the
     /// fault injector (and the server) handle it.
     final class ServerSideIDs: RequestInterceptor {
-        private let seen = Mutex<[(path: String, id: String?)]>([])
+        private let seen = Locked<[(path: String, id: String?)]>([])
         private let next: (any RequestInterceptor)?
 
         init(next: (any RequestInterceptor)?) { self.next = next }
@@ -29,7 +29,7 @@ struct CorrelationTests {
 
     /// A test server whose interceptor records correlation ids, in front of its fault injector.
     static func environment() throws -> (SDKTest.Environment, ServerSideIDs) {
-        let box = Mutex<ServerSideIDs?>(nil)
+        let box = Locked<ServerSideIDs?>(nil)
         let env = try SDKTest.Environment { configuration in
             let recorder = ServerSideIDs(next: configuration.interceptor)
             configuration.interceptor = recorder

@@ -1,7 +1,7 @@
 import Foundation
+import LatchLocking
 import LatchServer
 import LatchTesting
-import Synchronization
 import Testing
 
 @testable import Latch
@@ -12,7 +12,7 @@ import Testing
 struct SDKLoggingTests {
     /// Collects every line a logger is given.
     final class Lines: Sendable {
-        private let lines = Mutex<[(LatchLogger.Level, String)]>([])
+        private let lines = Locked<[(LatchLogger.Level, String)]>([])
 
         func logger(level: LatchLogger.Level = .debug) -> LatchLogger {
             LatchLogger(level: level) { [self] level, line in lines.withLock { $0.append((level, line)) } }

@@ -1,8 +1,8 @@
 import Foundation
+import LatchLocking
 import LatchServer
 import LatchTesting
 import LatchWire
-import Synchronization
 import Testing
 
 @testable import Latch
@@ -44,7 +44,7 @@ enum SDKTest {
 
     /// An ``HTTPTransport`` that records every request, then sends it with `URLSession`.
     final class RecordingTransport: Sendable {
-        private let sent = Mutex<[SentRequest]>([])
+        private let sent = Locked<[SentRequest]>([])
 
         var transport: HTTPTransport {
             HTTPTransport { [self] request in
@@ -289,7 +289,7 @@ enum SDKTest {
 extension SDKTest {
     /// A thread-safe counter for transports and callbacks.
     final class Counter: Sendable {
-        private let count = Mutex(0)
+        private let count = Locked(0)
 
         func increment() { count.withLock { $0 += 1 } }
         var value: Int { count.withLock { $0 } }
@@ -310,7 +310,7 @@ extension SDKTest.Environment {
 extension SDKTest {
     /// A thread-safe on/off switch, e.g. for a transport that fails only while it is on.
     final class Switch: Sendable {
-        private let state = Mutex(false)
+        private let state = Locked(false)
 
         func turnOn() { state.withLock { $0 = true } }
         func turnOff() { state.withLock { $0 = false } }

@@ -1,13 +1,13 @@
 import Foundation
 import Latch
-import Synchronization
+import LatchLocking
 import Testing
 
 /// Collects the elements of an `AsyncStream` on a background task, for tests that check a whole
 /// sequence: wait for the expected number, then check nothing more arrives.
 final class StreamRecorder<Element: Sendable>: Sendable {
-    private let elements = Mutex<[Element]>([])
-    private let consumer = Mutex<Task<Void, Never>?>(nil)
+    private let elements = Locked<[Element]>([])
+    private let consumer = Locked<Task<Void, Never>?>(nil)
 
     init(_ stream: AsyncStream<Element>) {
         let task = Task { [weak self] in

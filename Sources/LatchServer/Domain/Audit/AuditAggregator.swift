@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+internal import LatchLocking
 
 /// Failures that name no account (an unknown address, a decoy flow) are counted here instead of
 /// writing one audit row each, and written as one summary row per tenant and reason when flushed
@@ -14,7 +14,7 @@ public final class AuditAggregator: Sendable {
         let reason: String
     }
 
-    private let counts = Mutex<[Key: Int]>([:])
+    private let counts = Locked<[Key: Int]>([:])
 
     /// Creates an empty aggregator.
     public init() {}
