@@ -80,7 +80,7 @@ struct MHDConnection: @unchecked Sendable {  // a handle; only suspend/resume cr
     }
 
     /// Hands a suspended connection back to its worker (`MHD_resume_connection`), from any thread;
-    /// a response queued while suspended is sent then.
+    /// libmicrohttpd then calls the access handler again, on the worker.
     func resume() {
         MHD_resume_connection(handle)
     }

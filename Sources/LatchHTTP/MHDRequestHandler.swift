@@ -1,5 +1,5 @@
 internal import CMicroHTTPD
-import Synchronization
+internal import LatchLocking
 
 #if canImport(Darwin)
     import Darwin
@@ -57,7 +57,7 @@ enum MHDRequestHandler {
                 let state = connection.flatMap { MHDConnection(handle: $0).state() }
                 if core.requestDeadline > 0 { state?.expectRequest(within: core.requestDeadline) }
                 let context = RequestContext(target: uri.map { String(cString: $0) } ?? "/", connection: state)
-                _ = core.inFlight.wrappingAdd(1, ordering: .relaxed)
+                _ = core.inFlight.add(1)
                 return Unmanaged.passRetained(context).toOpaque()
             }
         }
@@ -67,7 +67,7 @@ enum MHDRequestHandler {
         slot.pointee = nil
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
         Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
-            _ = core.inFlight.wrappingSubtract(1, ordering: .relaxed)
+            _ = core.inFlight.subtract(1)
             MHDRequestHandler.ended(context, code: code, core: core)
         }
     }
@@ -113,7 +113,7 @@ enum MHDRequestHandler {
         Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
             switch code {
             case .CONNECTION_NOTIFY_STARTED:
-                _ = core.openConnections.wrappingAdd(1, ordering: .relaxed)
+                _ = core.openConnections.add(1)
                 let descriptor = connection.map { MHDConnection(handle: $0).descriptor() } ?? -1
                 let deadline =
                     core.requestDeadline > 0 && descriptor >= 0
@@ -128,7 +128,7 @@ enum MHDRequestHandler {
                 socketContext.pointee = nil
                 let state = Unmanaged<ConnectionState>.fromOpaque(raw).takeRetainedValue()
                 core.connections.remove(state)
-                _ = core.openConnections.wrappingSubtract(1, ordering: .relaxed)
+                _ = core.openConnections.subtract(1)
             @unknown default: break
             }
         }
@@ -189,7 +189,10 @@ enum MHDRequestHandler {
             uploadSize.pointee = 0
             return discard(size, core: core, context: context)
         case .answering:
-            return MHD_Result.NO  // resumed without a response: libmicrohttpd refused the one made
+            // Resumed: the blocking-request thread left the response in the context.
+            guard let response = context.readyResponse else { return MHD_Result.NO }
+            context.readyResponse = nil
+            return respondOrClose(response, core: core, connection: connection, context: context)
         case .responded:
             uploadSize?.pointee = 0
             return MHD_Result.YES
@@ -290,11 +293,12 @@ enum MHDRequestHandler {
 
     /// Suspends the connection and makes the response on a blocking-request thread (once fewer
     /// than ``HTTPServerConfiguration/blockingAnswersPerAddress`` are under way for `address`),
-    /// which queues it (libmicrohttpd accepts a response for a suspended connection from any
-    /// thread) and resumes the connection. With no thread to spare, the work runs here on the
-    /// worker instead. A response libmicrohttpd refuses leaves the stage at
-    /// ``RequestContext/Stage/answering``, and the access handler, called again once the connection
-    /// is resumed, closes it.
+    /// which leaves it in ``RequestContext/readyResponse`` and resumes the connection; the access
+    /// handler, which libmicrohttpd calls again once the connection is resumed, queues it on the
+    /// worker. The response is never queued from the blocking-request thread: libmicrohttpd's
+    /// `MHD_queue_response` then runs the connection's state machine on the calling thread, racing
+    /// the worker's clean-up of the same connection (a double close of its socket). With no thread
+    /// to spare, the work runs here on the worker instead.
     private static func answerAside(
         _ work: @escaping @Sendable () -> HTTPResponse, for address: String, core: ServerCore,
         connection: MHDConnection, context: RequestContext
@@ -307,8 +311,7 @@ enum MHDRequestHandler {
         let submitted = core.blockingPool.submit(
             key: address,
             {
-                let response = work()
-                _ = respond(response, core: core, connection: connection, context: context, close: false)
+                context.readyResponse = work()
                 connection.resume()
                 core.endSuspension()
             },
@@ -336,7 +339,7 @@ enum MHDRequestHandler {
     ) -> Bool {
         context.connection?.requestArrived()
         let queued = connection.queue(
-            response, context: context, closeConnection: close || core.draining.load(ordering: .relaxed), log: core.errorLog)
+            response, context: context, closeConnection: close || core.draining.load(), log: core.errorLog)
         if queued { context.stage = .responded }
         return queued
     }

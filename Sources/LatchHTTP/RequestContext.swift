@@ -3,8 +3,9 @@
 ///
 /// Only the worker thread that owns the connection touches it, one call at a time (libmicrohttpd
 /// never processes one connection on two threads at once), so it needs no locking; while the
-/// connection is suspended for a blocking answer, the blocking-request thread alone touches it, and
-/// suspending and resuming order its accesses before and after the worker's.
+/// connection is suspended for a blocking answer, the blocking-request thread alone touches it (to
+/// set ``readyResponse``), and suspending and resuming, which take libmicrohttpd's per-daemon
+/// clean-up mutex, order its accesses before and after the worker's.
 final class RequestContext: @unchecked Sendable {  // one thread at a time, as described above
     enum Stage {
         /// Created from the request line; the head has not been seen by the access handler yet.
@@ -14,7 +15,8 @@ final class RequestContext: @unchecked Sendable {  // one thread at a time, as d
         /// The request was refused with `refusal` but its body is still arriving: the bytes are
         /// counted and dropped until the body ends, then the refusal is sent (RFC 9112 §9.6).
         case discardingBody(refusal: HTTPError, deadline: ContinuousClock.Instant)
-        /// The connection is suspended while a blocking-request thread makes the response.
+        /// The connection is suspended while a blocking-request thread makes the response, which
+        /// it leaves in ``RequestContext/readyResponse`` before resuming the connection.
         case answering
         /// A response was queued.
         case responded
@@ -35,6 +37,9 @@ final class RequestContext: @unchecked Sendable {  // one thread at a time, as d
     /// Why the request ended abnormally when the server decided it (not libmicrohttpd): counted
     /// under this reason rather than libmicrohttpd's termination code.
     var abnormalEnding: ConnectionEnding?
+    /// The response a blocking-request thread made, for the worker to queue once the connection
+    /// is resumed.
+    var readyResponse: HTTPResponse?
 
     init(target: String, connection: ConnectionState?) {
         self.target = target
