@@ -13,7 +13,7 @@ struct RefreshGenerationTests {
 
     /// Delays the next `/token` by `seconds` and then answers it 503, which the SDK would retry
     /// (the server provably did not process it) were the refresh still wanted.
-    static func slowFailingRefresh(_ env: SDKTest.Environment, seconds: Double = 0.8) {
+    static func slowFailingRefresh(_ env: SDKTest.Environment, seconds: Double = 3) {
         env.server.faults.inject(.delay(seconds: seconds, times: 1), on: token)
         env.server.faults.inject(.serverError(status: 503, times: 1), on: token)
     }
@@ -37,7 +37,7 @@ struct RefreshGenerationTests {
         try await env.waitForServer(Self.token, count: before + 1)
         let began = Date()
         try await client.signOut(account: account)
-        #expect(Date().timeIntervalSince(began) < 0.5, "sign-out waited for the refresh")
+        #expect(Date().timeIntervalSince(began) < 2, "sign-out waited for the refresh")
         let atSignOut = env.serverCount(Self.token)
 
         let outcome = await refresh.result
