@@ -242,5 +242,21 @@ enum SQLiteSchema {
             DROP INDEX outbox_pending;
             CREATE INDEX outbox_pending ON outbox(id) WHERE delivered_at IS NULL AND abandoned_at IS NULL;
             """),
+        // Strong authentication methods: one row per user, channel and contact.
+        SQLiteMigration(
+            "012_auth_methods",
+            """
+            CREATE TABLE auth_methods (
+                id TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                user_id TEXT NOT NULL REFERENCES users(id),
+                channel TEXT NOT NULL,
+                target TEXT NOT NULL,
+                verified INTEGER NOT NULL,
+                created_at INTEGER NOT NULL,
+                UNIQUE (tenant_id, user_id, channel, target)
+            );
+            CREATE INDEX auth_methods_user ON auth_methods(tenant_id, user_id, created_at);
+            """),
     ]
 }
