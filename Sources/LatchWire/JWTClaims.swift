@@ -19,6 +19,8 @@ public struct JWTClaims: Codable, Sendable, Equatable {
     public var authTime: Int?
     /// Authentication methods used (RFC 8176), e.g. `pwd`, `otp`.
     public var amr: [String]?
+    /// Authentication context class (OIDC Core § 2): `mfa` once a second factor was proven.
+    public var acr: String?
     /// Granted scopes, space separated (access tokens).
     public var scp: String?
     /// The session (token family) id.
@@ -47,7 +49,7 @@ public struct JWTClaims: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, exp, iat, nbf, jti, amr, scp, sid, tid, email, name
+        case iss, sub, aud, exp, iat, nbf, jti, amr, acr, scp, sid, tid, email, name
         case authTime = "auth_time"
         case clientID = "client_id"
         case emailVerified = "email_verified"

@@ -21,9 +21,11 @@ enum AdminCommands {
             settings.passwordRequiredOnSignUp = arguments.flag("require-password")
             settings.requiredAttributes = arguments.values("require-attribute").map { AttributeDefinition(name: $0) }
             try applyChangeableSettings(arguments, to: &settings)
+            try MFAOptions.changes(arguments)(&settings.mfa)
             try withConsole(arguments) { admin in
                 let tenant = try admin.createTenant(name: name, settings: settings)
                 print("created tenant \(tenant.name) (id \(tenant.id))")
+                if tenant.settings.mfa != MFASettings() { MFAOptions.describe(tenant.settings.mfa).forEach { print($0) } }
             }
         case "tenant update":
             guard let name = arguments.operands.first else { throw UsageError("'tenant update' needs a NAME") }
@@ -31,15 +33,18 @@ enum AdminCommands {
             try applyChangeableSettings(arguments, to: &changes)
             let grace = arguments.value("refresh-grace-seconds") != nil
             let limits = try rateLimits(arguments)
+            let mfa = try MFAOptions.changes(arguments)
             try withConsole(arguments) { admin in
                 let tenant = try admin.updateTenant(named: name) { settings in
                     if grace { settings.refreshReuseGraceSeconds = changes.refreshReuseGraceSeconds }
                     for (kind, limit) in limits { settings.rateLimits[kind] = limit }
+                    mfa(&settings.mfa)
                 }
                 print("updated tenant \(tenant.name)")
                 for kind in RateLimitKind.allCases {
                     print("rate limit \(kind.rawValue): \(tenant.settings.rateLimits[kind].description) per source")
                 }
+                MFAOptions.describe(tenant.settings.mfa).forEach { print($0) }
             }
         case "tenant list":
             try withConsole(arguments) { admin in

@@ -52,8 +52,7 @@ extension CommandSpec {
                 "rate-limit", "KIND=N/PERIOD",
                 "Per-source limit, e.g. flow-starts=30/5m; KIND is flow-starts, code-sends, password-attempts or "
                     + "token-requests; N=0 turns it off (repeatable).", repeatable: true),
-            dataDirectory,
-        ])
+        ] + MFAOptions.specs + [dataDirectory])
 
     /// `latchd tenant update`.
     static let tenantUpdate = CommandSpec(
@@ -67,8 +66,7 @@ extension CommandSpec {
                 "rate-limit", "KIND=N/PERIOD",
                 "Per-source limit, e.g. flow-starts=30/5m; KIND is flow-starts, code-sends, password-attempts or "
                     + "token-requests; N=0 turns it off (repeatable).", repeatable: true),
-            dataDirectory,
-        ])
+        ] + MFAOptions.specs + [dataDirectory])
 
     /// `latchd tenant list`.
     static let tenantList = CommandSpec(

@@ -52,6 +52,11 @@ public enum AuthFailure: Error, Sendable, Equatable {
     case invalidAccessToken
     /// One-time codes cannot be delivered: the server has no delivery transport configured.
     case deliveryUnavailable
+    /// The contact given for a strong authentication method is not a valid e-mail address or
+    /// E.164 phone number, or its channel is not offered.
+    case invalidVerificationContact
+    /// The strong authentication method, or the contact, is blocked by the tenant.
+    case verificationContactBlocked
     /// Too many attempts: sign-in is delayed after repeated failures, or too many codes were sent;
     /// try again after `retryAfter` seconds (HTTP 429 with `Retry-After`, RFC 6585 § 4).
     case tooManyAttempts(retryAfter: Int)
@@ -95,6 +100,8 @@ public enum AuthParameter: String, Sendable, Equatable, CaseIterable {
     case adminTokenID
     /// An admin token's label (administration).
     case adminTokenLabel
+    /// The id of a strong authentication method.
+    case authMethodID
 }
 
 /// Why a password was refused (NIST SP 800-63B § 3.1.1.2).

@@ -13,6 +13,8 @@ public struct AuthServices: Sendable {
     public let signIn: SignInService
     /// Password reset flows.
     public let passwordReset: PasswordResetService
+    /// Registration of strong authentication methods during sign-in.
+    public let methodRegistration: MethodRegistrationService
     /// Token issuing, refresh and verification.
     public let tokens: TokenService
     /// The claims of the userinfo endpoint.
@@ -71,12 +73,14 @@ public struct AuthServices: Sendable {
         passwords = PasswordVerifier(
             store: store, hasher: hasher, clock: clock, limiter: limiter, aggregator: aggregator,
             observe: signInObserved)
-        let sessions = SessionIssuer(tokens: tokens, devices: try DeviceTrust(masterKey: masterKey), clock: clock)
+        let sessions = SessionIssuer(
+            tokens: tokens, devices: try DeviceTrust(masterKey: masterKey), flows: flows, clock: clock)
         signUp = SignUpService(flows: flows, hasher: hasher, policy: policy, clock: clock)
         signIn = SignInService(
             flows: flows, passwords: passwords, sessions: sessions, tokens: tokens,
             decoys: try DecoyCredential(masterKey: masterKey, store: store, clock: clock), clock: clock)
         passwordReset = PasswordResetService(flows: flows, hasher: hasher, policy: policy, clock: clock)
+        methodRegistration = MethodRegistrationService(flows: flows, clock: clock)
         admin = AdminService(
             store: store, clock: clock, keyRing: keyRing, sealer: sealer, hasher: hasher, policy: policy)
     }

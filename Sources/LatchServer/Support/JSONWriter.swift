@@ -45,6 +45,21 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: "]"))
     }
 
+    /// An array of objects, each written by `body` into a writer of its own.
+    mutating func array<Element>(
+        _ name: StaticString, _ elements: [Element], _ body: (inout JSONWriter, Element) -> Void
+    ) {
+        key(name)
+        bytes.append(UInt8(ascii: "["))
+        for (index, element) in elements.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            var writer = JSONWriter(capacity: 128)
+            body(&writer, element)
+            bytes.append(contentsOf: writer.finish())
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
     private mutating func key(_ name: StaticString) {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
         needsComma = true

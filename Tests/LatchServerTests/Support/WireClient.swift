@@ -18,6 +18,8 @@ struct WireResponse: @unchecked Sendable {  // JSON values from JSONSerializatio
     var suberror: String? { string("suberror") }
     var errorCodes: [Int] { (json["error_codes"] as? [Any])?.compactMap { ($0 as? NSNumber)?.intValue } ?? [] }
     var continuationToken: String? { string("continuation_token") }
+    /// The body's member names, sorted.
+    var keys: [String] { json.keys.sorted() }
 }
 
 /// Speaks the native-auth wire to a ``LatchTestServer``: over real HTTP, or straight to its

@@ -65,8 +65,13 @@ struct NativeAuthAPI: Sendable {
             render(
                 try services.signIn.challenge(
                     call.context, continuationToken: call.form["continuation_token"],
-                    support: try NativeAuthParameters.optionalSupport(call.form["challenge_type"])))
+                    support: try NativeAuthParameters.optionalSupport(call.form["challenge_type"]),
+                    methodID: call.form["id"]))
         }
+        route(&router, "/{tenant}/oauth2/v2.0/introspect") { call in
+            Self.methods(try services.signIn.introspect(call.context, continuationToken: call.form["continuation_token"]))
+        }
+        registerMethodRoutes(in: &router)
         route(&router, "/{tenant}/oauth2/v2.0/token", mayBlock: Self.carriesPassword) { call in
             let form = call.form
             let request = TokenRequest(
@@ -80,6 +85,10 @@ struct NativeAuthAPI: Sendable {
                     headers: HTTPHeaders([("Pragma", "no-cache")]))
             case .secondFactorRequired(let token, _):
                 return renderer.secondFactorRequired(continuationToken: token, request: call.request)
+            case .methodRegistrationRequired(let token):
+                return renderer.methodRegistrationRequired(continuationToken: token, request: call.request)
+            case .browserRequired(let reason):
+                return NativeAuthRenderer.browserRequired(reason)
             }
         }
         route(&router, "/{tenant}/resetpassword/v1.0/start") { call in
@@ -112,6 +121,59 @@ struct NativeAuthAPI: Sendable {
                 call.context, continuationToken: call.form["continuation_token"])
             return JSONBody.ok(["status": Self.wireStatus(result.status), "continuation_token": result.continuationToken])
         }
+    }
+
+    /// `register/v1.0/introspect`, `challenge` and `continue`: a strong authentication method
+    /// registered during sign-in.
+    private func registerMethodRoutes(in router: inout Router) {
+        route(&router, "/{tenant}/register/v1.0/introspect") { call in
+            Self.methods(
+                try services.methodRegistration.introspect(call.context, continuationToken: call.form["continuation_token"]))
+        }
+        route(&router, "/{tenant}/register/v1.0/challenge") { call in
+            let form = call.form
+            let challenge = try services.methodRegistration.challenge(
+                call.context, continuationToken: form["continuation_token"], challengeType: form["challenge_type"],
+                target: form["challenge_target"], channel: form["challenge_channel"])
+            switch challenge {
+            case .oneTimeCode(let token, let target, let channel, let length, let interval):
+                // `challenge_target`, not `challenge_target_label`: MSAL shows it as "sent to".
+                return JSONBody.ok([
+                    "challenge_type": "oob", "continuation_token": token, "binding_method": "prompt",
+                    "challenge_channel": channel.rawValue, "challenge_target": target, "code_length": length,
+                    "interval": interval,
+                ])
+            case .preverified(let token):
+                return JSONBody.ok(["challenge_type": "preverified", "continuation_token": token])
+            case .browserRequired(let reason):
+                return NativeAuthRenderer.browserRequired(reason)
+            }
+        }
+        route(&router, "/{tenant}/register/v1.0/continue") { call in
+            let proof: MethodRegistrationService.Proof
+            switch try NativeAuthParameters.grantType(call.form) {
+            case "oob": proof = .oneTimeCode(call.form["oob"])
+            case "continuation_token": proof = .preverified
+            case let other: throw AuthFailure.unsupportedGrantType(other)
+            }
+            let grant = try services.methodRegistration.continue(
+                call.context, continuationToken: call.form["continuation_token"], proof: proof)
+            return JSONBody.ok(["continuation_token": grant.continuationToken, "expires_in": grant.expiresIn])
+        }
+    }
+
+    /// An introspect answer: the next token and the methods, each with its masked contact as
+    /// `login_hint` (omitted when there is none to show).
+    static func methods(_ list: MethodList) -> HTTPResponse {
+        var writer = JSONWriter(capacity: 256 + 160 * list.methods.count)
+        writer.member("continuation_token", list.continuationToken)
+        writer.array("methods", list.methods) { writer, method in
+            writer.member("id", method.id)
+            writer.member("challenge_type", "oob")
+            writer.member("challenge_channel", method.channel.rawValue)
+            writer.member("login_hint", method.target.isEmpty ? nil : method.maskedTarget)
+        }
+        return .json(200, writer.finish())
     }
 
     /// A POST route whose body runs with the parsed form and the resolved tenant and client.

@@ -53,6 +53,7 @@ enum NativeAuthParameters {
             .password(continuationToken: form["continuation_token"], username: form["username"], password: form["password"])
         case "oob": .oneTimeCode(continuationToken: form["continuation_token"], code: form["oob"])
         case "continuation_token": .continuationToken(form["continuation_token"], username: form["username"])
+        case "mfa_oob": .secondFactorCode(continuationToken: form["continuation_token"], code: form["oob"])
         case "refresh_token": .refreshToken(form["refresh_token"])
         case let other: throw AuthFailure.unsupportedGrantType(other)
         }

@@ -49,6 +49,17 @@ struct NativeAuthRenderer: ErrorRenderer {
             status: 400, request: request)
     }
 
+    /// The user must register a strong authentication method first (`invalid_grant` +
+    /// `registration_required` with the continuation token).
+    func methodRegistrationRequired(continuationToken: String, request: HTTPRequest) -> HTTPResponse {
+        render(
+            .init(
+                error: .invalidGrant,
+                errorDescription: "A strong authentication method must be registered to finish signing in.",
+                suberror: .registrationRequired, continuationToken: continuationToken),
+            status: 400, request: request)
+    }
+
     // MARK: - Failures
 
     /// The response for `failure`.
@@ -144,6 +155,16 @@ struct NativeAuthRenderer: ErrorRenderer {
                 error: .invalidGrant,
                 errorDescription: "The refresh token was already used; the session is revoked. Sign in again.",
                 errorCodes: [ServerErrorCode.refreshTokenReused])
+        case .invalidVerificationContact:
+            // MSAL reports invalidInput when 901001 is anywhere in error_codes.
+            envelope = .init(
+                error: .invalidRequest,
+                errorDescription: "The verification contact is not a valid e-mail address or E.164 phone number.",
+                errorCodes: [ServerErrorCode.invalidVerificationContact])
+        case .verificationContactBlocked:
+            envelope = .init(
+                error: .accessDenied, errorDescription: "This verification method or contact is blocked.",
+                suberror: .providerBlockedByReputation)
         case .tooManyAttempts(let retryAfter):
             // RFC 6585 § 4 and RFC 9110 § 10.2.3: 429 with the wait in whole seconds.
             let seconds = max(1, retryAfter)
@@ -216,6 +237,7 @@ struct NativeAuthRenderer: ErrorRenderer {
         case .token: "token"
         case .adminTokenID: "id"
         case .adminTokenLabel: "name"
+        case .authMethodID: "id"
         }
     }
 

@@ -119,12 +119,13 @@ final class OAuthAPI: Sendable {
             "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": ["ES256", "RS256"],
             "token_endpoint_auth_methods_supported": ["none"],
-            "grant_types_supported": ["refresh_token", "password", "oob", "continuation_token"],
+            "grant_types_supported": ["refresh_token", "password", "oob", "continuation_token", "mfa_oob"],
             "scopes_supported": ["openid", "profile", "email", "offline_access"],
             "claims_supported": [
-                "iss", "sub", "aud", "exp", "iat", "nbf", "auth_time", "amr", "sid", "tid", "email", "email_verified",
-                "name", "preferred_username",
+                "iss", "sub", "aud", "exp", "iat", "nbf", "auth_time", "amr", "acr", "sid", "tid", "email",
+                "email_verified", "name", "preferred_username",
             ],
+            "acr_values_supported": ["mfa"],
             "native_auth_endpoints": [
                 "signup_start": "\(base)/signup/v1.0/start",
                 "signin_initiate": "\(base)/oauth2/v2.0/initiate",

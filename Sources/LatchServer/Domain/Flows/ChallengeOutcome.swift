@@ -9,9 +9,11 @@ public enum ChallengeOutcome: Sendable, Equatable {
 }
 
 /// Where a one-time code was sent.
-public enum DeliveryChannel: String, Sendable, Equatable {
+public enum DeliveryChannel: String, Sendable, Equatable, Codable, CaseIterable {
     /// An e-mail message.
     case email
+    /// A text message to an E.164 phone number.
+    case sms
 }
 
 /// Why a flow cannot finish without a browser.
@@ -24,6 +26,11 @@ public enum BrowserReason: Sendable, Equatable {
     case noNativeCredential
     /// The account has no password and the client cannot take a code.
     case noUsableCredentialForAccount
+    /// A second factor is required and the client did not declare `mfa_required`.
+    case secondFactorUnsupported
+    /// A second factor is required, the user has no method yet, and the client did not declare
+    /// `registration_required`.
+    case methodRegistrationUnsupported
 
     /// A sentence for developers.
     public var explanation: String {
@@ -32,6 +39,9 @@ public enum BrowserReason: Sendable, Equatable {
         case .passwordRequiredButUnsupported: "this tenant requires a password the client cannot collect"
         case .noNativeCredential: "the client supports neither password nor oob"
         case .noUsableCredentialForAccount: "the account has no password and the client cannot take a code"
+        case .secondFactorUnsupported: "a second factor is required and the client did not declare mfa_required"
+        case .methodRegistrationUnsupported:
+            "a second factor is required, the user has no method yet, and the client did not declare registration_required"
         }
     }
 }

@@ -42,6 +42,17 @@ struct FlowEngine: Sendable {
     ) throws -> String {
         // Sign-up and reset always need a code; refusing them up front beats codes nobody receives.
         if kind == .signUp || kind == .passwordReset { try requireDelivery() }
+        return try store.writeRelaxed { tx in
+            try insertFlow(tx, context: context, kind: kind, username: username, userID: userID, state: state)
+        }
+    }
+
+    /// A new flow of `kind` for `username` in the caller's transaction, with its first continuation
+    /// token.
+    func insertFlow(
+        _ tx: any StoreWriting, context: ClientContext, kind: Flow.Kind, username: String, userID: String?,
+        state: FlowState
+    ) throws -> String {
         let token = Self.newContinuationToken()
         let now = clock.now()
         let flow = Flow(
@@ -49,7 +60,7 @@ struct FlowEngine: Sendable {
             step: .started, tokenHash: token.hash, username: username, userID: userID, state: state,
             expiresAt: now.addingTimeInterval(TimeInterval(context.tenant.settings.continuationTokenLifetime)),
             createdAt: now)
-        try store.writeRelaxed { tx in try tx.insert(flow) }
+        try tx.insert(flow)
         return token.token
     }
 
@@ -129,7 +140,11 @@ struct FlowEngine: Sendable {
     /// Issues a new one-time code for `flow` (the previous one stops working) and queues its message
     /// in the outbox, sealed, in the caller's transaction. A decoy flow (unknown user under enumeration
     /// protection) gets a code nobody receives.
-    func issueCode(_ tx: any StoreWriting, flow: inout Flow, tenant: Tenant, purpose: CodePurpose) throws {
+    /// - Parameter contact: where the code goes; the flow's username by e-mail when `nil`.
+    func issueCode(
+        _ tx: any StoreWriting, flow: inout Flow, tenant: Tenant, purpose: CodePurpose,
+        to contact: FlowState.PendingContact? = nil
+    ) throws {
         let settings = tenant.settings
         let code = SecureRandom.digits(settings.codeLength)
         flow.state.code = FlowState.PendingCode(
@@ -139,36 +154,50 @@ struct FlowEngine: Sendable {
         flow.step = .codeSent
         guard Self.mailsCodes(flow) else { return }
         let minutes = max(1, settings.codeLifetime / 60)
+        let contact = contact ?? FlowState.PendingContact(channel: .email, target: flow.username)
+        let body =
+            contact.channel == .sms
+            ? "\(purpose.sentence) \(code). It expires in \(minutes) minutes."
+            : "\(purpose.sentence) \(code)\n\nIt expires in \(minutes) minutes. "
+                + "If you did not ask for it, ignore this message."
         let message = OutboxMessage(
-            tenantID: tenant.id, recipient: flow.username, subject: purpose.subject,
-            body: "\(purpose.sentence) \(code)\n\nIt expires in \(minutes) minutes. "
-                + "If you did not ask for it, ignore this message.",
-            code: code, createdAt: clock.now())
+            tenantID: tenant.id, channel: contact.channel.rawValue, recipient: contact.target,
+            subject: contact.channel == .sms ? "" : purpose.subject, body: body, code: code, createdAt: clock.now())
         try tx.insert(try sealer.seal(message))
     }
 
     /// The `challenge` step that sends a code: issues it with its outbox message, gives the flow a
     /// fresh token, commits, wakes the outbox worker and describes the delivery. Calling it again is
     /// "resend code": the previous code stops working.
-    func sendCode(for flow: Flow, context: ClientContext, purpose: CodePurpose) throws -> ChallengeOutcome {
+    /// - Parameters:
+    ///   - contact: where the code goes; the flow's username by e-mail when `nil`.
+    ///   - change: further changes to the flow in the same write.
+    func sendCode(
+        for flow: Flow, context: ClientContext, purpose: CodePurpose, to contact: FlowState.PendingContact? = nil,
+        _ change: (inout Flow) throws -> Void = { _ in }
+    ) throws -> ChallengeOutcome {
         try requireDelivery()
         try limiter.admit(.codeSends, context)
         let tenant = context.tenant
+        let contact = contact ?? FlowState.PendingContact(channel: .email, target: flow.username)
         let next: String = try store.write { tx in
             let current = try reload(tx, flow)
-            try checkSendLimits(tx, flow: current, tenant: tenant, purpose: purpose, source: context.remoteAddress)
+            try checkSendLimits(
+                tx, flow: current, recipient: contact.target, tenant: tenant, purpose: purpose,
+                source: context.remoteAddress)
             try tx.recordCodeSend(
-                tenantID: tenant.id, recipient: flow.username, purpose: purpose.rawValue, source: context.remoteAddress,
+                tenantID: tenant.id, recipient: contact.target, purpose: purpose.rawValue, source: context.remoteAddress,
                 at: clock.now())
             var updated = current
-            try issueCode(tx, flow: &updated, tenant: tenant, purpose: purpose)
+            try change(&updated)
+            try issueCode(tx, flow: &updated, tenant: tenant, purpose: purpose, to: contact)
             let next = advance(&updated, tenant: tenant)
             try save(tx, updated, replacing: current)
             return next
         }
         outboxChanged()
         return .oneTimeCode(
-            continuationToken: next, channel: .email, targetLabel: ContactLabel.mask(flow.username),
+            continuationToken: next, channel: contact.channel, targetLabel: ContactLabel.mask(contact),
             codeLength: tenant.settings.codeLength, interval: 300)
     }
 
@@ -185,9 +214,9 @@ struct FlowEngine: Sendable {
     /// - Throws: ``AuthFailure/tooManyAttempts(retryAfter:)`` with the seconds until a send is allowed
     ///   again: until the send that fills the window leaves it, or (per flow) until the flow is one
     ///   window old.
-    private func checkSendLimits(_ tx: any StoreWriting, flow: Flow, tenant: Tenant, purpose: CodePurpose, source: String)
-        throws
-    {
+    private func checkSendLimits(
+        _ tx: any StoreWriting, flow: Flow, recipient: String, tenant: Tenant, purpose: CodePurpose, source: String
+    ) throws {
         let perSource = max(1, tenant.settings.codeSendsPerWindow)
         let perAddress = max(perSource, tenant.settings.codeSendsPerAddressPerWindow)
         let window = TimeInterval(max(1, tenant.settings.codeSendWindowSeconds))
@@ -195,7 +224,7 @@ struct FlowEngine: Sendable {
         for (limit, from) in [(perSource, source as String?), (perAddress, nil)] {
             // The `limit` newest sends: once the oldest of them leaves the window, fewer remain.
             let sends = try tx.codeSendTimes(
-                tenantID: tenant.id, recipient: flow.username, purpose: purpose.rawValue, source: from, since: now - window,
+                tenantID: tenant.id, recipient: recipient, purpose: purpose.rawValue, source: from, since: now - window,
                 limit: limit)
             if sends.count >= limit {
                 let filling = sends.min() ?? now
@@ -267,12 +296,18 @@ struct FlowEngine: Sendable {
 /// Why a one-time code is being sent; decides the message wording.
 enum CodePurpose: String {
     case signUp = "sign_up", signIn = "sign_in", passwordReset = "password_reset"
+    /// A second factor at sign-in.
+    case secondFactor = "second_factor"
+    /// Proving a strong authentication method being registered.
+    case methodRegistration = "method_registration"
 
     var subject: String {
         switch self {
         case .signUp: "Verify your e-mail address"
         case .signIn: "Your sign-in code"
         case .passwordReset: "Reset your password"
+        case .secondFactor: "Your verification code"
+        case .methodRegistration: "Confirm your verification method"
         }
     }
 
@@ -281,6 +316,8 @@ enum CodePurpose: String {
         case .signUp: "Your verification code is"
         case .signIn: "Your sign-in code is"
         case .passwordReset: "Your password reset code is"
+        case .secondFactor: "Your verification code is"
+        case .methodRegistration: "Your code to confirm this verification method is"
         }
     }
 }

@@ -5,8 +5,11 @@ public enum TokenGrant: Sendable, Equatable {
     case password(continuationToken: String?, username: String?, password: String?)
     /// The one-time code sent in the flow (`grant_type=oob`).
     case oneTimeCode(continuationToken: String?, code: String?)
-    /// The token of a finished sign-up or password reset (`grant_type=continuation_token`).
+    /// The token of a finished sign-up, password reset or method registration
+    /// (`grant_type=continuation_token`).
     case continuationToken(String?, username: String?)
+    /// The second-factor code sent in a second-factor flow (`grant_type=mfa_oob`).
+    case secondFactorCode(continuationToken: String?, code: String?)
     /// A refresh token (`grant_type=refresh_token`, RFC 6749 § 6).
     case refreshToken(String?)
 }

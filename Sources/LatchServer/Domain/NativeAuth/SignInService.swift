@@ -44,10 +44,15 @@ public struct SignInService: Sendable {
     /// else an e-mail code (sent now; calling again re-sends and voids the previous code). An
     /// unknown address under enumeration protection is answered as ``DecoyCredential`` decides.
     /// - Parameter support: a narrower `challenge_type` sent with this call, else the flow's.
-    public func challenge(_ context: ClientContext, continuationToken: String?, support: ChallengeSupport?) throws
-        -> ChallengeOutcome
-    {
-        let flow = try flows.load(continuationToken, context: context, kinds: [.signIn])
+    /// In a second-factor flow it sends the code to the method `methodID` names (the first method
+    /// when `nil`); calling it again re-sends, or switches method.
+    public func challenge(
+        _ context: ClientContext, continuationToken: String?, support: ChallengeSupport?, methodID: String? = nil
+    ) throws -> ChallengeOutcome {
+        let flow = try flows.load(continuationToken, context: context, kinds: [.signIn, .secondFactor])
+        if flow.kind == .secondFactor {
+            return try secondFactorChallenge(context, flow: flow, methodID: methodID, support: support)
+        }
         let support = support ?? flow.state.support
         let user = try flow.userID.flatMap { id in try flows.store.read { try $0.user(id: id, tenantID: flow.tenantID) } }
         // An address without an account (a decoy flow under enumeration protection) answers as
@@ -86,13 +91,16 @@ public struct SignInService: Sendable {
         case .continuationToken(let token, let username):
             return try signInWithContinuation(
                 context, continuationToken: token, username: username, scopes: scopes, device: presented)
+        case .secondFactorCode(let token, let code):
+            return try signInWithSecondFactor(
+                context, continuationToken: token, code: code, scopes: scopes, device: presented)
         case .refreshToken:
             preconditionFailure("handled above")
         }
     }
 
     /// The device `presented` names, when it is a trusted device of the flow's account; else `nil`.
-    private func trustedDevice(_ presented: PresentedDeviceToken?, flow: Flow, context: ClientContext) -> DeviceToken? {
+    func trustedDevice(_ presented: PresentedDeviceToken?, flow: Flow, context: ClientContext) -> DeviceToken? {
         sessions.devices.trusted(presented, tenant: context.tenant, userID: flow.userID, at: clock.now())
     }
 
@@ -165,11 +173,14 @@ public struct SignInService: Sendable {
         }
         let amr = flow.state.amr.isEmpty ? ["otp"] : flow.state.amr
         let device = trustedDevice(presented, flow: flow, context: context)
-        return try finish(context, flow: flow, scopes: scopes, amr: amr, device: device) { _, _ in }
+        // After a method registration MSAL asks only for `openid profile offline_access`: the
+        // scopes of the sign-in that needed the registration are granted too.
+        let granted = flow.state.scopes.isEmpty ? scopes : scopes.adding(flow.state.scopes)
+        return try finish(context, flow: flow, scopes: granted, amr: amr, device: device) { _, _ in }
     }
 
     /// Consumes the flow, lets the session issuer decide, and signs the tokens after commit.
-    private func finish(
+    func finish(
         _ context: ClientContext, flow: Flow, scopes: ScopeSet, amr: [String], device: DeviceToken?,
         extra: (any StoreWriting, inout User) throws -> Void
     ) throws -> SessionOutcome {
@@ -184,7 +195,7 @@ public struct SignInService: Sendable {
 
     /// In a transaction: consumes the flow, loads the user and hands it to the session issuer,
     /// with the trusted device the sign-in came through, if any.
-    private func commitSignIn(
+    func commitSignIn(
         _ tx: any StoreWriting, context: ClientContext, flow: Flow, scopes: ScopeSet, amr: [String],
         device: DeviceToken?, extra: (any StoreWriting, inout User) throws -> Void = { _, _ in }
     ) throws -> SessionIssuer.Decision {
@@ -194,6 +205,7 @@ public struct SignInService: Sendable {
         guard !user.disabled else { throw AuthFailure.userDisabled }
         try flows.consume(tx, flow)
         try extra(tx, &user)
-        return try sessions.decide(tx, context: context, user: user, scopes: scopes, amr: amr, device: device)
+        return try sessions.decide(
+            tx, context: context, user: user, scopes: scopes, amr: amr, device: device, flow: flow.state)
     }
 }

@@ -33,6 +33,11 @@ public struct AuditEvent: Sendable, Equatable {
         public static let adminTokenCreated = Kind(rawValue: "admin_token_created")
         /// An admin token scoped to the tenant was revoked; the detail holds its id.
         public static let adminTokenRevoked = Kind(rawValue: "admin_token_revoked")
+        /// A sign-in passed its first factor and must prove a second; the detail says whether the
+        /// user has a method or must register one.
+        public static let secondFactorRequired = Kind(rawValue: "second_factor_required")
+        /// A user registered a strong authentication method; the detail names its channel.
+        public static let authMethodRegistered = Kind(rawValue: "auth_method_registered")
     }
 
     /// Row id (0 before insert).

@@ -17,6 +17,12 @@ public struct Flow: Sendable, Equatable {
         case passwordReset = "password_reset"
         /// A finished sign-up or reset whose token signs the user in (`continuation_token` grant).
         case signInContinuation = "sign_in_continuation"
+        /// A sign-in whose first factor passed and that needs a second (`oauth2/v2.0/introspect`,
+        /// `challenge` with `id`, the `mfa_oob` grant).
+        case secondFactor = "second_factor"
+        /// A sign-in whose first factor passed by a user with no strong method to prove yet, who
+        /// registers one now (`register/v1.0/*`).
+        case methodRegistration = "method_registration"
     }
 
     /// Where the flow stands.
@@ -33,6 +39,9 @@ public struct Flow: Sendable, Equatable {
         case passwordSubmitted = "password_submitted"
         /// Ready to be exchanged at the token endpoint.
         case ready
+        /// Method registration: the contact is the user's verified sign-in e-mail, which needs no
+        /// new code (`preverified`).
+        case contactPreverified = "contact_preverified"
     }
 
     /// Stable id; also salts the code hash.

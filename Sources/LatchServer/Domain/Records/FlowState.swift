@@ -40,8 +40,29 @@ public struct FlowState: Sendable, Equatable {
     public var passwordAttempts: Int
     /// Whether the username was proven with a code in this flow.
     public var emailVerified: Bool
-    /// Authentication methods proven (RFC 8176): `pwd`, `otp`.
+    /// Authentication methods proven (RFC 8176): `pwd`, `otp`, `sms`, `mfa`.
     public var amr: [String]
+    /// Second factor and method registration: the scopes of the sign-in that needs them, granted
+    /// when it finishes (MSAL drops the app's scopes on the grant after registration).
+    public var scopes: [String] = []
+    /// Second factor: the method the last code went to.
+    public var methodID: String?
+    /// Method registration: the contact being registered, and its channel.
+    public var registration: PendingContact?
+
+    /// A contact a code went to, or that is being registered.
+    public struct PendingContact: Codable, Sendable, Equatable {
+        /// How its codes travel.
+        public var channel: DeliveryChannel
+        /// The normalized e-mail address or E.164 number.
+        public var target: String
+
+        /// Creates a contact.
+        public init(channel: DeliveryChannel, target: String) {
+            self.channel = channel
+            self.target = target
+        }
+    }
 
     /// Creates a state.
     public init(
@@ -64,6 +85,7 @@ public struct FlowState: Sendable, Equatable {
 extension FlowState: Codable {
     private enum CodingKeys: String, CodingKey {
         case support, capabilities, passwordHash, attributes, code, codeSends, passwordAttempts, emailVerified, amr
+        case scopes, methodID, registration
     }
 
     public init(from decoder: any Decoder) throws {
@@ -77,6 +99,9 @@ extension FlowState: Codable {
         passwordAttempts = try container.decodeIfPresent(Int.self, forKey: .passwordAttempts) ?? 0
         emailVerified = try container.decodeIfPresent(Bool.self, forKey: .emailVerified) ?? false
         amr = try container.decodeIfPresent([String].self, forKey: .amr) ?? []
+        scopes = try container.decodeIfPresent([String].self, forKey: .scopes) ?? []
+        methodID = try container.decodeIfPresent(String.self, forKey: .methodID)
+        registration = try container.decodeIfPresent(PendingContact.self, forKey: .registration)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -90,6 +115,9 @@ extension FlowState: Codable {
         try container.encode(passwordAttempts, forKey: .passwordAttempts)
         try container.encode(emailVerified, forKey: .emailVerified)
         try container.encode(amr, forKey: .amr)
+        if !scopes.isEmpty { try container.encode(scopes, forKey: .scopes) }
+        try container.encodeIfPresent(methodID, forKey: .methodID)
+        try container.encodeIfPresent(registration, forKey: .registration)
     }
 }
 

@@ -46,6 +46,8 @@ public struct TenantSettings: Codable, Sendable, Equatable {
     public var auditRetentionDays: Int = 90
     /// Per-source rate limits on flow starts, code sends, password checks and token requests.
     public var rateLimits = RateLimits()
+    /// Multi-factor authentication: off, required, or required by conditional-access rules.
+    public var mfa = MFASettings()
 
     /// Default settings.
     public init() {}
@@ -76,6 +78,7 @@ public struct TenantSettings: Codable, Sendable, Equatable {
         codeSendWindowSeconds = try value(.codeSendWindowSeconds, defaults.codeSendWindowSeconds)
         auditRetentionDays = try value(.auditRetentionDays, defaults.auditRetentionDays)
         rateLimits = try value(.rateLimits, defaults.rateLimits)
+        mfa = try value(.mfa, defaults.mfa)
     }
 
     /// The longest a token signed now can stay valid; retired keys stay published this long.

@@ -6,6 +6,11 @@ public enum SessionOutcome: Sendable, Equatable {
     case issued(IssuedTokens)
     /// A second factor must be proven first; continue with this token and one of these methods.
     case secondFactorRequired(continuationToken: String, methods: [StrongAuthMethod])
+    /// A second factor is required and the user has no method yet: register one with this token.
+    case methodRegistrationRequired(continuationToken: String)
+    /// A second factor (or a method registration) is required and the client cannot run it
+    /// natively.
+    case browserRequired(BrowserReason)
 }
 
 /// A strong authentication method a user can prove as a second factor.
@@ -14,8 +19,11 @@ public struct StrongAuthMethod: Sendable, Equatable {
     public var id: String
     /// How its code travels.
     public var channel: DeliveryChannel
-    /// The contact, masked for display.
-    public var maskedTarget: String
+    /// The contact (never sent unmasked).
+    var target: String
+
+    /// The contact, masked for display (`login_hint`).
+    public var maskedTarget: String { ContactLabel.mask(FlowState.PendingContact(channel: channel, target: target)) }
 }
 
 /// The one decision point of session issuing: inside the sign-in's transaction it answers "tokens"
@@ -27,6 +35,7 @@ public struct StrongAuthMethod: Sendable, Equatable {
 public struct SessionIssuer: Sendable {
     let tokens: TokenService
     let devices: DeviceTrust
+    let flows: FlowEngine
     let clock: any ServerClock
 
     /// The decision, made in the sign-in's transaction.
@@ -34,10 +43,19 @@ public struct SessionIssuer: Sendable {
         /// The session was added to the transaction; sign its tokens after commit, with a device
         /// token renewing `device` (or naming a new device when `nil`).
         case tokens(TokenService.NewSession, User, ScopeSet, device: DeviceToken?)
+        /// A second-factor flow was added to the transaction.
+        case secondFactor(continuationToken: String, methods: [StrongAuthMethod])
+        /// A method-registration flow was added to the transaction.
+        case methodRegistration(continuationToken: String)
+        /// A second factor is required and the client cannot run it.
+        case browser(BrowserReason)
     }
 
     /// Clears the failure count the sign-in was counted on, starts the session and audits the
-    /// sign-in, in `tx`. (MFA policy plugs in here: it may answer a second-factor decision instead.)
+    /// sign-in, in `tx`. When the tenant's MFA policy requires a second factor that `amr` does not
+    /// hold yet, it starts the second-factor flow instead (or, for a user without a method, the
+    /// method-registration flow), or answers "browser" when the client did not declare it can run
+    /// that flow (`capabilities`, Entra native auth).
     ///
     /// Through a trusted `device`, only that device's count is cleared: the account's count holds
     /// the failures of every other source, and clearing it whenever the real user signs in on a
@@ -46,13 +64,17 @@ public struct SessionIssuer: Sendable {
     /// without one clears the account's count, as it always has.
     func decide(
         _ tx: any StoreWriting, context: ClientContext, user: User, scopes: ScopeSet, amr: [String],
-        device: DeviceToken? = nil
+        device: DeviceToken? = nil, flow: FlowState? = nil
     ) throws -> Decision {
         let device = device?.userID == user.id ? device : nil
         if let device {
             try tx.clearAddressAttempts(tenantID: context.tenant.id, addressKey: device.counterKey)
         } else {
             try tx.clearSignInFailures(userID: user.id)
+        }
+        let mfa = context.tenant.settings.mfa
+        if !amr.contains("mfa"), mfa.requiresSecondFactor(clientID: context.client.id, scopes: scopes.values) {
+            return try requireSecondFactor(tx, context: context, user: user, scopes: scopes, amr: amr, flow: flow)
         }
         let now = clock.now()
         let session = try tokens.startSession(tx, context: context, user: user, scopes: scopes, amr: amr, authTime: now)
@@ -64,6 +86,35 @@ public struct SessionIssuer: Sendable {
         return .tokens(session, user, scopes, device: device)
     }
 
+    /// The second-factor (or method-registration) flow of a sign-in whose first factor passed.
+    private func requireSecondFactor(
+        _ tx: any StoreWriting, context: ClientContext, user: User, scopes: ScopeSet, amr: [String], flow: FlowState?
+    ) throws -> Decision {
+        let capabilities = flow?.capabilities ?? []
+        let methods = try SecondFactorMethods.methods(of: user, settings: context.tenant.settings.mfa, in: tx)
+        var state = FlowState(
+            support: flow?.support ?? [.password, .oneTimeCode, .browser], capabilities: capabilities, amr: amr)
+        state.scopes = scopes.values
+        let audit = AuditEvent(
+            tenantID: context.tenant.id, at: clock.now(), kind: .secondFactorRequired, userID: user.id,
+            clientID: context.client.id, remoteAddress: context.remoteAddress,
+            detail: methods.isEmpty ? "registration" : "methods=\(methods.count)")
+        if methods.isEmpty {
+            guard capabilities.contains(.registration), !context.tenant.settings.mfa.channels.isEmpty else {
+                return .browser(.methodRegistrationUnsupported)
+            }
+            try tx.insert(audit)
+            let token = try flows.insertFlow(
+                tx, context: context, kind: .methodRegistration, username: user.email, userID: user.id, state: state)
+            return .methodRegistration(continuationToken: token)
+        }
+        guard capabilities.contains(.mfa) else { return .browser(.secondFactorUnsupported) }
+        try tx.insert(audit)
+        let token = try flows.insertFlow(
+            tx, context: context, kind: .secondFactor, username: user.email, userID: user.id, state: state)
+        return .secondFactor(continuationToken: token, methods: methods)
+    }
+
     /// After commit: signs what the decision granted, and the device token.
     func complete(_ decision: Decision, context: ClientContext) throws -> SessionOutcome {
         switch decision {
@@ -72,6 +123,12 @@ public struct SessionIssuer: Sendable {
                 context: context, user: user, family: session.family, scopes: scopes, refreshToken: session.refreshToken)
             issued.deviceToken = devices.issue(for: user.id, tenant: context.tenant, renewing: device, at: clock.now())
             return .issued(issued)
+        case .secondFactor(let token, let methods):
+            return .secondFactorRequired(continuationToken: token, methods: methods)
+        case .methodRegistration(let token):
+            return .methodRegistrationRequired(continuationToken: token)
+        case .browser(let reason):
+            return .browserRequired(reason)
         }
     }
 }

@@ -15,6 +15,7 @@ extension JWTClaims {
         writer.member("jti", jti)
         writer.member("auth_time", authTime)
         writer.member("amr", amr)
+        writer.member("acr", acr)
         writer.member("scp", scp)
         writer.member("sid", sid)
         writer.member("tid", tid)

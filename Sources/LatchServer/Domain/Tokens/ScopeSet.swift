@@ -30,6 +30,12 @@ struct ScopeSet: Sendable, Equatable {
     /// Restores stored scopes.
     init(stored: [String]) { values = stored }
 
+    /// These scopes followed by those of `stored` not among them (scopes an earlier step of the
+    /// same sign-in validated).
+    func adding(_ stored: [String]) -> ScopeSet {
+        ScopeSet(stored: values + stored.filter { !values.contains($0) })
+    }
+
     func contains(_ scope: String) -> Bool { values.contains(scope) }
     var text: String { values.joined(separator: " ") }
 }

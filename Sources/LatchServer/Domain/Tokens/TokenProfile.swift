@@ -48,6 +48,8 @@ public struct OIDCTokenProfile: TokenProfile {
             iat: now, nbf: now)
         claims.authTime = Int(subject.family.authTime.timeIntervalSince1970)
         claims.amr = subject.family.amr
+        // Only a sign-in with a second factor names its class; a claims challenge asks for `mfa`.
+        claims.acr = subject.family.amr.contains("mfa") ? "mfa" : nil
         claims.sid = subject.family.id
         claims.tid = subject.tenant.id
         claims.email = subject.user.email
