@@ -69,7 +69,7 @@ public final class LatchServerApp: Sendable {
             baseURL: publicURL ?? "\(scheme)://\(Self.hostForURL(configuration.host)):\(configuration.port)",
             hasher: configuration.passwordHasher
                 ?? Argon2idHasher(parameters: configuration.passwordHashing, gate: Self.passwordGate(for: configuration)),
-            canDeliver: transport?.delivers(channel: "email") ?? false, auditAggregator: aggregator, outboxChanged: { worker.notify() },
+            canDeliver: transport.delivers(channel: "email"), auditAggregator: aggregator, outboxChanged: { worker.notify() },
             signInObserved: { metrics.record(signIn: $0) })
         self.services = services
         if try store.read({ try $0.tenant(named: "default") }) == nil {

@@ -23,16 +23,16 @@ extension LatchServerConfiguration {
 
     /// The transport the outbox worker delivers through: SMS to `webhook` (from
     /// ``smsWebhookTransport()``) when there is one; everything else to ``transport`` when set,
-    /// else to the development log under ``development`` (SMS too, without a webhook). `nil` when
-    /// nothing delivers at all.
-    public func messageTransport(log: ServerLog, webhook: WebhookSMSTransport?) -> (any MessageTransport)? {
-        let fallback = transport ?? (development ? DevelopmentLogTransport(log: log) : nil)
-        guard let webhook else {
-            guard let fallback else { return nil }
-            return transport == nil ? ChannelRouter(routes: ["email": fallback, "sms": fallback]) : fallback
+    /// else to the development log under ``development`` (SMS too, without a webhook). A message
+    /// of a channel left without a transport is abandoned, with a log line naming what to set.
+    public func messageTransport(log: ServerLog, webhook: WebhookSMSTransport?) -> any MessageTransport {
+        if let transport, webhook == nil { return transport }
+        var routes: [String: any MessageTransport] = [:]
+        if let fallback = transport ?? (development ? DevelopmentLogTransport(log: log) : nil) {
+            routes["email"] = fallback
+            routes["sms"] = fallback
         }
-        var routes: [String: any MessageTransport] = ["sms": webhook]
-        if let fallback { routes["email"] = fallback }
+        if let webhook { routes["sms"] = webhook }
         return ChannelRouter(routes: routes)
     }
 }

@@ -55,8 +55,9 @@ public struct LatchServerConfiguration: Sendable {
     public var clock: any ServerClock = SystemClock()
     /// Where log lines go.
     public var log: ServerLog = .standardError
-    /// Delivery of outbox messages; `nil` uses the development log under `development`, else none.
-    /// SMS messages go to the SMS webhook instead when one is configured (``smsWebhookURL``).
+    /// Delivery of outbox messages; `nil` uses the development log under `development`, else none
+    /// (messages are then abandoned, see ``messageTransport(log:webhook:)``). SMS messages go to
+    /// the SMS webhook instead when one is configured (``smsWebhookURL``).
     public var transport: (any MessageTransport)?
     /// Where SMS messages are POSTed, signed (`sms_webhook_url`, `--sms-webhook-url`; see
     /// ``WebhookSMSTransport``): an `http` or `https` URL, given together with

@@ -58,10 +58,16 @@ public struct WebhookSMSTransport: MessageTransport, CustomStringConvertible {
     ///   message names the scheme only, never the rest (a path may hold a token).
     public static func endpoint(_ text: String, option: String = "--sms-webhook-url") throws -> URL {
         let scheme = URLComponents(string: text)?.scheme?.lowercased()
-        guard let url = URL(string: text), let scheme, ["http", "https"].contains(scheme), url.host?.isEmpty == false
-        else {
-            let shown = scheme.map { "a '\($0):' URL" } ?? "no URL"
-            throw ConfigurationError("\(option) must be an http:// or https:// URL with a host, not \(shown)")
+        let url = URL(string: text)
+        let problem: String? =
+            switch (scheme, url?.host) {
+            case (nil, _): "this one has no scheme"
+            case (let scheme?, _) where !["http", "https"].contains(scheme): "this one is a '\(scheme):' URL"
+            case (_, nil), (_, ""?): "this one has no host"
+            default: nil
+            }
+        guard let url, problem == nil else {
+            throw ConfigurationError("\(option) must be an http:// or https:// URL with a host; \(problem ?? "this one is not")")
         }
         return url
     }
@@ -75,7 +81,8 @@ public struct WebhookSMSTransport: MessageTransport, CustomStringConvertible {
         request.setValue(
             try WebhookSignature.header(body: body, secret: secret, at: clock.now()),
             forHTTPHeaderField: WebhookSignature.headerName)
-        request.setValue(message.messageID.isEmpty ? String(message.id) : message.messageID, forHTTPHeaderField: "Idempotency-Key")
+        request.setValue(
+            message.messageID.isEmpty ? String(message.id) : message.messageID, forHTTPHeaderField: "Idempotency-Key")
         request.setValue("latchd", forHTTPHeaderField: "User-Agent")
         let status: Int
         do {
