@@ -83,7 +83,8 @@ extension StoreConformanceRoundTripTests {
                 ])
             #expect(
                 try tx.outboxMessages(tenantID: nil, recipient: "ada@example.com", limit: 2).map(\.id) == [idForeign, idThird])
-            #expect(try tx.pendingOutboxMessages(dueAt: Fixture.now, limit: 10).map(\.id) == [idFirst, idSecond, idThird, idForeign])
+            #expect(
+                try tx.pendingOutboxMessages(dueAt: Fixture.now, limit: 10).map(\.id) == [idFirst, idSecond, idThird, idForeign])
             #expect(try tx.pendingOutboxMessages(dueAt: Fixture.now, limit: 2).map(\.id) == [idFirst, idSecond])
         }
 
