@@ -73,7 +73,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .target(
             name: "LatchServer",
-            dependencies: ["LatchWire", "LatchHTTP", "LatchSQLite", "LatchCrypto", "LatchLocking"],
+            dependencies: ["LatchWire", "LatchHTTP", "LatchSQLite", "LatchCrypto", "LatchCurl", "LatchLocking"],
             swiftSettings: strictSettings),
         .target(
             name: "LatchTesting", dependencies: ["Latch", "LatchServer", "LatchHTTP", "LatchLocking"],

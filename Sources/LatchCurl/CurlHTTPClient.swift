@@ -91,6 +91,23 @@ public struct CurlHTTPClient: Sendable {
         }
     }
 
+    /// Sends `request` on the calling thread, which waits for the response or the time limit: for
+    /// code that runs on a thread of its own (a server's background worker), never from Swift
+    /// concurrency, whose few threads it would hold. The same rules and failures as
+    /// ``data(for:)``, without cancellation: ``timeout`` (or the request's shorter
+    /// `timeoutInterval`) bounds the wait.
+    /// - Throws: `URLError` when no response arrives.
+    public func blockingData(for request: URLRequest) throws -> (Data, HTTPURLResponse) {
+        let prepared = try CurlRequest(request, timeout: timeout)
+        let (body, response) = try Self.perform(
+            prepared, pool: pool, certificateAuthorityFile: certificateAuthorityFile, cancellation: CurlCancellation()
+        ).get()
+        guard let http = response as? HTTPURLResponse else {
+            throw CurlFailure.error(.badServerResponse, "The response could not be read", url: prepared.url)
+        }
+        return (body, http)
+    }
+
     /// Runs one transfer on the calling thread, which it blocks.
     private static func perform(
         _ request: CurlRequest, pool: CurlHandlePool, certificateAuthorityFile: String?, cancellation: CurlCancellation

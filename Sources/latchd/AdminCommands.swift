@@ -149,15 +149,9 @@ enum AdminCommands {
             try withConsole(arguments) { admin in
                 let tenant = arguments.value("tenant").map { try? admin.tenant(named: $0) } ?? nil
                 let messages = try admin.outbox(
-                    tenant: tenant, recipient: arguments.value("to"), limit: limit ?? 10, revealCodes: arguments.flag("dev"))
-                for message in messages {
-                    let state =
-                        message.deliveredAt != nil ? "delivered" : message.abandonedAt != nil ? "abandoned" : "pending"
-                    print(
-                        "\(iso(message.createdAt))\tto=\(TerminalText.escaped(message.recipient))\tcode=\(message.code ?? "-")"
-                            + "\t\(state)\t\(TerminalText.escaped(message.subject))"
-                    )
-                }
+                    tenant: tenant, recipient: arguments.value("to"), abandonedOnly: arguments.flag("failed"),
+                    limit: limit ?? 10, revealCodes: arguments.flag("dev"))
+                for message in messages { print(outboxLine(message)) }
             }
         case "audit":
             try withConsole(arguments) { admin in
@@ -171,6 +165,20 @@ enum AdminCommands {
             throw UsageError("unknown command '\(command.name)'")
         }
         return 0
+    }
+
+    /// One line of `latchd outbox`: created, `to=`, `code=`, state and subject (the columns scripts
+    /// already read), then `channel=`, `attempts=`, `next_attempt=` while a retry waits, and
+    /// `last_error=` once an attempt failed.
+    private static func outboxLine(_ message: OutboxMessage) -> String {
+        let state = message.deliveredAt != nil ? "delivered" : message.abandonedAt != nil ? "abandoned" : "pending"
+        var line =
+            "\(iso(message.createdAt))\tto=\(TerminalText.escaped(message.recipient))\tcode=\(message.code ?? "-")"
+            + "\t\(state)\t\(TerminalText.escaped(message.subject))"
+            + "\tchannel=\(TerminalText.escaped(message.channel))\tattempts=\(message.attempts)"
+        if state == "pending", let next = message.nextAttemptAt { line += "\tnext_attempt=\(iso(next))" }
+        if let lastError = message.lastError { line += "\tlast_error=\(TerminalText.escaped(lastError))" }
+        return line
     }
 
     /// Applies the settings both `tenant create` and `tenant update` take: `--refresh-grace-seconds`

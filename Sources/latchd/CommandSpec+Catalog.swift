@@ -34,6 +34,15 @@ extension CommandSpec {
             .valued("tls-cert", "FILE", "PEM certificate chain for HTTPS; needs --tls-key. SIGHUP re-reads both."),
             .valued("tls-key", "FILE", "PEM private key of --tls-cert; needs --tls-cert."),
             .valued("log-format", "text|json", "Log lines as text (default) or one JSON object per line."),
+            .valued(
+                "sms-webhook-url", "URL",
+                "POST each SMS message, signed, to this http(s) URL (default: none; --dev logs SMS codes)."),
+            .valued(
+                "sms-webhook-secret-file", "PATH",
+                "File holding the shared secret that signs webhook requests (Latch-Signature); needs --sms-webhook-url."),
+            .valued(
+                "outbox-max-attempts", "N",
+                "Failed deliveries of a message before it is abandoned (default 8; retried after 5 s doubling to 10 min)."),
         ])
 
     /// `latchd tenant create`.
@@ -130,9 +139,12 @@ extension CommandSpec {
     /// `latchd outbox`.
     static let outbox = CommandSpec(
         words: ["outbox"],
-        summary: "Print the latest outgoing messages, newest first; their one-time codes only with --dev.",
+        summary:
+            "Print the latest outgoing messages (e-mail and SMS), newest first, with their delivery attempts and last "
+            + "error; their one-time codes only with --dev.",
         options: [
             .flag("dev", "Show the one-time codes (a development server; elsewhere codes are for their recipients only)."),
+            .flag("failed", "Only the dead letters: messages abandoned after their last attempt or for want of a transport."),
             .valued("tenant", "T", "Only messages of tenant T (default: every tenant)."),
             .valued("to", "ADDRESS", "Only messages to ADDRESS."),
             .valued("limit", "N", "At most N messages (default 10)."),

@@ -20,6 +20,9 @@ enum ServeCommand {
         if options.development || options.emulator { configuration.development = true }
         if let threads = options.httpThreads { configuration.httpThreads = threads }
         if !options.trustedProxies.isEmpty { configuration.trustedProxies = options.trustedProxies }
+        if let url = options.smsWebhookURL { configuration.smsWebhookURL = url }
+        if let path = options.smsWebhookSecretFile { configuration.smsWebhookSecretFile = path }
+        if let attempts = options.outboxMaxAttempts { configuration.outboxRetry.maximumAttempts = attempts }
         try applyConnectionLimits(options, to: &configuration)
         if options.durability == .normal { configuration.durable = false }
         if options.emulator {

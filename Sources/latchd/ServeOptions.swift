@@ -58,6 +58,12 @@ struct ServeOptions: Sendable {
     var tlsKeyFile: String?
     /// `--log-format text|json`; `nil` when not given (text).
     var logFormat: LogFormat?
+    /// `--sms-webhook-url URL`, checked to be an `http` or `https` URL.
+    var smsWebhookURL: String?
+    /// `--sms-webhook-secret-file PATH`, read at start.
+    var smsWebhookSecretFile: String?
+    /// `--outbox-max-attempts N`, a positive number.
+    var outboxMaxAttempts: Int?
 
     /// The defaults: nothing given.
     init() {}
@@ -116,6 +122,16 @@ struct ServeOptions: Sendable {
         case (nil, _?): throw UsageError("option '--tls-key' needs '--tls-cert FILE' too")
         default: break
         }
+        if let value = arguments.value("sms-webhook-url") {
+            do {
+                _ = try WebhookSMSTransport.endpoint(value)
+            } catch {
+                throw UsageError("option '--sms-webhook-url' expects an http:// or https:// URL with a host")
+            }
+            smsWebhookURL = value
+        }
+        smsWebhookSecretFile = arguments.value("sms-webhook-secret-file")
+        outboxMaxAttempts = try Self.positiveNumber("outbox-max-attempts", in: arguments)
         if let value = arguments.value("log-format") {
             guard let format = LogFormat(rawValue: value) else {
                 throw UsageError("option '--log-format' is 'text' or 'json', not '\(value)'")

@@ -198,4 +198,30 @@ struct CurlHTTPClientTests {
         name.setValue("value", forHTTPHeaderField: "Bad Name")
         #expect(try await urlError { _ = try await client.data(for: name) }.code == .badURL)
     }
+
+    @Test("blockingData sends on the calling thread: the same request and answer; a refusal is the same URLError")
+    func blocking() throws {
+        let server = try CurlTestServer(tls: false, routes: CurlTestServer.standardRoutes)
+        defer { server.stop() }
+        let client = CurlHTTPClient(certificateAuthorityFile: nil, timeout: 10)
+        var request = URLRequest(url: server.url("/echo"))
+        request.httpMethod = "POST"
+        request.httpBody = Data("{\"to\":\"+14155550123\"}".utf8)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let (data, response) = try client.blockingData(for: request)
+        #expect(response.statusCode == 201)
+        #expect(response.value(forHTTPHeaderField: "X-Reply") == "yes")
+        let echoed = try json(data)
+        #expect(echoed["method"] == "POST" && echoed["body"] == "{\"to\":\"+14155550123\"}")
+        #expect(echoed["content-type"] == "application/json" && echoed["expect"] == "")
+        let (_, failed) = try client.blockingData(for: URLRequest(url: server.url("/status/503")))
+        #expect(failed.statusCode == 503)
+
+        do {
+            _ = try client.blockingData(for: URLRequest(url: URL(string: "http://127.0.0.1:1/")!))
+            Issue.record("port 1 answered")
+        } catch let error as URLError {
+            #expect(error.code == .cannotConnectToHost)
+        }
+    }
 }

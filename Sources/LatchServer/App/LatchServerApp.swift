@@ -30,11 +30,16 @@ public final class LatchServerApp: Sendable {
     public let scheme: String
     /// The development CA a client must trust, under `--dev --tls`.
     public let certificateAuthorityPath: String?
+    /// Where SMS messages go when a webhook is configured (`SMS webhook at https://host:port`).
+    private let smsWebhook: String?
 
     /// Opens the data directory and store, creating the `default` tenant (and, in development, the
     /// `latch-dev` client) on first start.
     public init(configuration: LatchServerConfiguration) throws {
         self.configuration = configuration
+        // Checked before anything is created, so a mistake leaves no data directory behind.
+        let webhook = try configuration.smsWebhookTransport()
+        smsWebhook = webhook?.description
         let publicURL = configuration.publicURL.map(LatchServerApp.origin(trimming:))
         self.publicURL = publicURL
         let directory = try DataDirectory(path: configuration.dataDirectory)
@@ -51,20 +56,20 @@ public final class LatchServerApp: Sendable {
         let metrics = Metrics()
         self.metrics = metrics
         let log = configuration.log
-        let transport: (any MessageTransport)? =
-            configuration.transport ?? (configuration.development ? DevelopmentLogTransport(log: log) : nil)
+        let transport = configuration.messageTransport(log: log, webhook: webhook)
         let aggregator = AuditAggregator()
         let masterKey = try directory.masterKey()
         let worker = OutboxWorker(
             store: store, sealer: try MessageSealer(masterKey: masterKey), clock: configuration.clock, transport: transport,
-            redactDelivered: !configuration.development, log: log, auditAggregator: aggregator)
+            redactDelivered: !configuration.development, retryPolicy: configuration.outboxRetry, log: log,
+            auditAggregator: aggregator)
         self.worker = worker
         let services = try AuthServices(
             store: store, clock: configuration.clock, masterKey: masterKey,
             baseURL: publicURL ?? "\(scheme)://\(Self.hostForURL(configuration.host)):\(configuration.port)",
             hasher: configuration.passwordHasher
                 ?? Argon2idHasher(parameters: configuration.passwordHashing, gate: Self.passwordGate(for: configuration)),
-            canDeliver: transport != nil, auditAggregator: aggregator, outboxChanged: { worker.notify() },
+            deliverable: Set(DeliveryChannel.allCases.filter { transport.delivers(channel: $0.rawValue) }), auditAggregator: aggregator, outboxChanged: { worker.notify() },
             signInObserved: { metrics.record(signIn: $0) })
         self.services = services
         if try store.read({ try $0.tenant(named: "default") }) == nil {
@@ -217,6 +222,10 @@ public final class LatchServerApp: Sendable {
         return String(trimmed)
     }
 
+    /// Wakes the outbox worker to deliver what is due now, e.g. after a test moved its clock past
+    /// a retry's backoff.
+    public func deliverDueMessages() { worker.notify() }
+
     /// Stops accepting connections, lets in-flight requests finish, flushes the outbox and closes
     /// the store. Safe to call twice.
     public func shutdown(timeout: Double = 10) {
@@ -243,6 +252,9 @@ public final class LatchServerApp: Sendable {
         }
         if let certificateAuthorityPath {
             lines.append("  trust:     \(certificateAuthorityPath) (the development CA; e.g. latch --ca-file, curl --cacert)")
+        }
+        if let smsWebhook {
+            lines.append("  sms:       \(smsWebhook) (signed with Latch-Signature; failures retried with backoff)")
         }
         if configuration.development {
             lines.append("  dev client id: latch-dev (tenant: default)")

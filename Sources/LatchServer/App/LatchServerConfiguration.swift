@@ -55,8 +55,21 @@ public struct LatchServerConfiguration: Sendable {
     public var clock: any ServerClock = SystemClock()
     /// Where log lines go.
     public var log: ServerLog = .standardError
-    /// Delivery of outbox messages; `nil` uses the development log under `development`, else none.
+    /// Delivery of outbox messages; `nil` uses the development log under `development`, else none
+    /// (messages are then abandoned, see ``messageTransport(log:webhook:)``). SMS messages go to
+    /// the SMS webhook instead when one is configured (``smsWebhookURL``).
     public var transport: (any MessageTransport)?
+    /// Where SMS messages are POSTed, signed (`sms_webhook_url`, `--sms-webhook-url`; see
+    /// ``WebhookSMSTransport``): an `http` or `https` URL, given together with
+    /// ``smsWebhookSecretFile``. `nil` logs SMS messages under `development`, and otherwise
+    /// abandons them.
+    public var smsWebhookURL: String?
+    /// The file holding the SMS webhook's shared secret (`sms_webhook_secret_file`,
+    /// `--sms-webhook-secret-file`), read at start; surrounding whitespace is not part of it.
+    public var smsWebhookSecretFile: String?
+    /// When failed deliveries are tried again and when they are abandoned; `outbox_max_attempts`
+    /// (`--outbox-max-attempts`) sets ``OutboxRetryPolicy/maximumAttempts``.
+    public var outboxRetry = OutboxRetryPolicy()
     /// Sees every routed request first and may answer it instead (fault injection in tests);
     /// `nil`, the default and the only production setting, adds no work per request.
     public var interceptor: (any RequestInterceptor)?
@@ -99,6 +112,9 @@ public struct LatchServerConfiguration: Sendable {
             case "max_connections_per_ip": maxConnectionsPerAddress = try integer(key, value)
             case "header_timeout": headerTimeoutSeconds = try integer(key, value)
             case "idle_timeout": idleTimeoutSeconds = try integer(key, value)
+            case "sms_webhook_url": smsWebhookURL = value
+            case "sms_webhook_secret_file": smsWebhookSecretFile = value
+            case "outbox_max_attempts": outboxRetry.maximumAttempts = try integer(key, value)
             case "trusted_proxy", "trusted_proxies":
                 trustedProxies = try value.split(separator: ",").map { item in
                     let text = item.trimmingCharacters(in: .whitespaces)

@@ -41,8 +41,9 @@ public struct AuthServices: Sendable {
     ///   - baseURL: the public origin used in `iss` and discovery.
     ///   - hasher: hashes new passwords and verifies stored ones (Argon2id in production).
     ///   - signer: signs tokens; `nil` uses the key ring itself.
-    ///   - canDeliver: whether a delivery transport exists; without one, flows that must send a code
-    ///     are refused with ``AuthFailure/deliveryUnavailable`` instead of queueing codes nobody gets.
+    ///   - deliverable: the channels a transport delivers; a flow that must send a code on another
+    ///     is refused with ``AuthFailure/deliveryUnavailable`` instead of queueing codes nobody gets,
+    ///     and strong authentication methods are offered and used on these channels only.
     ///   - auditAggregator: counts failures that name no account, for summary audit rows.
     ///   - outboxChanged: wakes the outbox worker after a commit that queued a message.
     ///   - signInObserved: receives each sign-in outcome (metrics).
@@ -50,7 +51,7 @@ public struct AuthServices: Sendable {
     public init(
         store: any Store, clock: any ServerClock, masterKey: [UInt8], baseURL: String,
         hasher: any PasswordHasher = Argon2idHasher(), signer: (any TokenSigner)? = nil,
-        policy: PasswordPolicy = PasswordPolicy(), canDeliver: Bool = true, auditAggregator: AuditAggregator = AuditAggregator(),
+        policy: PasswordPolicy = PasswordPolicy(), deliverable: Set<DeliveryChannel> = Set(DeliveryChannel.allCases), auditAggregator: AuditAggregator = AuditAggregator(),
         outboxChanged: @escaping @Sendable () -> Void = {},
         signInObserved: @escaping @Sendable (SignInOutcome) -> Void = { _ in }
     ) throws {
@@ -66,7 +67,7 @@ public struct AuthServices: Sendable {
             store: store, clock: clock, signer: signer ?? keyRing, baseURL: baseURL, limiter: limiter)
         userinfo = UserinfoService(store: store, tokens: tokens)
         let flows = FlowEngine(
-            store: store, clock: clock, limiter: limiter, sealer: sealer, canDeliver: canDeliver,
+            store: store, clock: clock, limiter: limiter, sealer: sealer, deliverable: deliverable,
             outboxChanged: outboxChanged)
         let aggregator = auditAggregator
         self.auditAggregator = aggregator

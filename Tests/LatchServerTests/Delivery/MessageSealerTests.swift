@@ -200,7 +200,7 @@ struct MessageSealerTests {
             let row = try #require(byMessageID[stored.messageID])
             #expect(row.deliveredAt == nil && row.abandonedAt != nil && row.sealedBody == nil, "\(row)")
         }
-        #expect(try store.read { try $0.pendingOutboxMessages(limit: 50) } == [])
+        #expect(try store.read { try $0.pendingOutboxMessages(dueAt: clock.now(), limit: 50) } == [])
         let warnings = captured.text.filter { $0.contains("outbox message abandoned") }
         #expect(warnings.count == unreadable.count, "\(captured.text)")
         for code in ["22222222", "33333333", "44444444", "55555555", "66666666", "77777777"] {

@@ -43,6 +43,8 @@ struct LatchdCommandLineTests {
         arguments: [
             (["help"], "latchd keys rotate"), (["--help"], "latchd audit"), (["-h"], "latchd serve"),
             (["help", "serve"], "--log-format text|json"), (["help", "tenant", "create"], "--refresh-grace-seconds N"),
+            (["help", "serve"], "--sms-webhook-url URL"), (["serve", "--help"], "--sms-webhook-secret-file PATH"),
+            (["serve", "-h"], "--outbox-max-attempts N"), (["outbox", "--help"], "--failed"),
             (["tenant", "--help"], "latchd tenant list"), (["keys", "-h"], "latchd keys rotate"),
         ])
     func topLevelHelp(arguments: [String], expected: String) throws {
@@ -96,6 +98,10 @@ struct LatchdCommandLineTests {
             (["admin-token", "create"], "'--tenant T'"),
             (["admin-token", "create", "--tenant", "acme", "--name", String(repeating: "l", count: 101)], "'--name'"),
             (["admin-token", "revoke"], "ID"), (["admin-token", "revoke", "a", "b"], "'b'"),
+            (["serve", "--sms-webhook-url", "ftp://gateway.example.com/send"], "'--sms-webhook-url'"),
+            (["serve", "--sms-webhook-url", "gateway.example.com"], "'--sms-webhook-url'"),
+            (["serve", "--sms-webhook-secret-file"], "'--sms-webhook-secret-file' needs a value"),
+            (["serve", "--outbox-max-attempts", "0"], "'--outbox-max-attempts'"), (["outbox", "--failed=yes"], "'--failed'"),
         ])
     func usageErrors(arguments: [String], named: String) throws {
         let run = try LatchdRun(arguments)

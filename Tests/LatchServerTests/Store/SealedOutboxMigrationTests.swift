@@ -39,7 +39,9 @@ struct SealedOutboxMigrationTests {
         #expect(rows.allSatisfy { $0.sealedBody == nil && $0.abandonedAt == nil })
         #expect(Set(rows.map(\.messageID)).count == 2)
         #expect(rows[0].deliveredAt == Fixture.date(1_700_000_000_500) && rows[1].createdAt == Fixture.date(1_700_000_000_001))
-        #expect(try store.read { try $0.pendingOutboxMessages(limit: 10) }.map(\.recipient) == ["ada@example.com"])
+        #expect(
+            try store.read { try $0.pendingOutboxMessages(dueAt: Fixture.now, limit: 10) }.map(\.recipient) == ["ada@example.com"]
+        )
         store.close()  // checkpoints the write-ahead log into the file
         let disk = DatabaseFileBytes(database: path)
         for secret in ["48151623", "42424242", "Your verification code is", "Your sign-in code is"] {
@@ -56,7 +58,7 @@ struct SealedOutboxMigrationTests {
         worker.start()
         worker.stop()
         #expect(transport.messages.isEmpty)
-        #expect(try store.read { try $0.pendingOutboxMessages(limit: 10) } == [])
+        #expect(try store.read { try $0.pendingOutboxMessages(dueAt: Fixture.now, limit: 10) } == [])
         let abandoned = try store.read { try $0.outboxMessages(tenantID: nil, recipient: "ada@example.com", limit: 1) }
         #expect(abandoned.first?.abandonedAt != nil && abandoned.first?.deliveredAt == nil)
         #expect(

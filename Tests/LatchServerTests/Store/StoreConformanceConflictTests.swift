@@ -139,7 +139,7 @@ struct StoreConformanceConflictTests {
         }
         try store.read { tx throws in
             #expect(try tx.client(id: "app", tenantID: tenant.id) == nil)
-            #expect(try tx.pendingOutboxMessages(limit: 10) == [])
+            #expect(try tx.pendingOutboxMessages(dueAt: Fixture.now, limit: 10) == [])
         }
         try store.write { try $0.insert(Fixture.client(tenantID: tenant.id)) }
         #expect(try store.read { try $0.client(id: "app", tenantID: tenant.id) } != nil)

@@ -83,8 +83,9 @@ extension StoreConformanceRoundTripTests {
                 ])
             #expect(
                 try tx.outboxMessages(tenantID: nil, recipient: "ada@example.com", limit: 2).map(\.id) == [idForeign, idThird])
-            #expect(try tx.pendingOutboxMessages(limit: 10).map(\.id) == [idFirst, idSecond, idThird, idForeign])
-            #expect(try tx.pendingOutboxMessages(limit: 2).map(\.id) == [idFirst, idSecond])
+            #expect(
+                try tx.pendingOutboxMessages(dueAt: Fixture.now, limit: 10).map(\.id) == [idFirst, idSecond, idThird, idForeign])
+            #expect(try tx.pendingOutboxMessages(dueAt: Fixture.now, limit: 2).map(\.id) == [idFirst, idSecond])
         }
 
         let deliveredAt = Fixture.date(1_700_000_010_000)
@@ -103,7 +104,7 @@ extension StoreConformanceRoundTripTests {
                 #expect(erased.sealedBody == nil)
                 #expect(erased.recipient != "" && erased.subject == "Your code" && erased.messageID != "")
             }
-            #expect(try tx.pendingOutboxMessages(limit: 10).map(\.id) == [idForeign])
+            #expect(try tx.pendingOutboxMessages(dueAt: Fixture.now, limit: 10).map(\.id) == [idForeign])
         }
 
         // Abandoning erases the sealed body and ends the pending state; a delivered message stays as it is.
@@ -117,7 +118,7 @@ extension StoreConformanceRoundTripTests {
             #expect(try tx.outboxMessages(tenantID: "tid-other", recipient: nil, limit: 10) == [abandoned])
             let delivered = try tx.outboxMessages(tenantID: "tid-acme", recipient: nil, limit: 10).last
             #expect(delivered?.abandonedAt == nil && delivered?.sealedBody == first.sealedBody)
-            #expect(try tx.pendingOutboxMessages(limit: 10) == [])
+            #expect(try tx.pendingOutboxMessages(dueAt: Fixture.now, limit: 10) == [])
         }
     }
 

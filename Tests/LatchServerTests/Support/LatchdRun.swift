@@ -7,7 +7,8 @@ import Foundation
 #endif
 
 /// One finished run of the built `latchd` in a fresh, empty working directory (removed afterwards),
-/// with standard input empty and the output kept outside that directory.
+/// with standard input empty and the output kept outside that directory. The caller's `LATCH_*`
+/// variables are dropped; `environment` adds its own.
 struct LatchdRun {
     let status: Int32
     let stdout: String
@@ -15,7 +16,7 @@ struct LatchdRun {
     /// What the run left in its working directory.
     let created: [String]
 
-    init(_ arguments: [String], timeout: Duration = .seconds(15)) throws {
+    init(_ arguments: [String], environment: [String: String] = [:], timeout: Duration = .seconds(15)) throws {
         let fileManager = FileManager.default
         let base = fileManager.temporaryDirectory.appendingPathComponent("latchd-cli-\(UUID().uuidString)")
         let directory = base.appendingPathComponent("cwd")
@@ -34,6 +35,7 @@ struct LatchdRun {
         process.arguments = arguments
         process.currentDirectoryURL = directory
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LATCH_") }
+            .merging(environment) { _, given in given }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = errors

@@ -2,7 +2,8 @@ import Foundation
 import LatchHTTP
 
 /// The admin adapter: bearer-token endpoints for operators and development tools. Today: the
-/// outbox reader (`GET /{tenant}/admin/outbox?to=&limit=`) and audit events
+/// outbox reader (`GET /{tenant}/admin/outbox?to=&limit=&failed=`, `failed=true` for the dead
+/// letters only) and audit events
 /// (`GET /{tenant}/admin/audit?limit=`). The root admin token opens every tenant's paths; a scoped
 /// token only its own tenant's (``AdminAuthenticator``).
 struct AdminAPI: Sendable {
@@ -21,7 +22,9 @@ struct AdminAPI: Sendable {
             api.authorized(request) { tenant in
                 let limit = min(max(Int(request.query["limit"] ?? "") ?? 20, 1), 500)
                 let messages = try services.admin.outbox(
-                    tenant: tenant, recipient: request.query["to"], limit: limit, revealCodes: api.revealCodes)
+                    tenant: tenant, recipient: request.query["to"],
+                    abandonedOnly: ["1", "true"].contains(request.query["failed"] ?? ""), limit: limit,
+                    revealCodes: api.revealCodes)
                 return JSONBody.ok([
                     "messages": messages.map { message -> [String: any Sendable] in
                         var item: [String: any Sendable] = [
@@ -30,6 +33,8 @@ struct AdminAPI: Sendable {
                             "created_at": Int(message.createdAt.timeIntervalSince1970),
                         ]
                         if let code = message.code { item["code"] = code }
+                        item["attempts"] = message.attempts
+                        if let lastError = message.lastError { item["last_error"] = lastError }
                         return item
                     }
                 ])

@@ -98,15 +98,19 @@ public struct AdminService: Sendable {
     }
 
     /// Outbox messages, newest first.
-    /// - Parameter revealCodes: open the sealed bodies to show the one-time codes and bodies
-    ///   (development only); otherwise both are blank, so an operator's view never shows a usable
-    ///   code. A body that was erased, or whose seal does not open, is blank either way.
-    public func outbox(tenant: Tenant?, recipient: String?, limit: Int = 20, revealCodes: Bool = true) throws
-        -> [OutboxMessage]
-    {
+    /// - Parameters:
+    ///   - abandonedOnly: only the dead letters: messages the worker gave up on (after the most
+    ///     attempts, for want of a transport, or with a seal that did not open).
+    ///   - revealCodes: open the sealed bodies to show the one-time codes and bodies
+    ///     (development only); otherwise both are blank, so an operator's view never shows a usable
+    ///     code. A body that was erased, or whose seal does not open, is blank either way.
+    public func outbox(
+        tenant: Tenant?, recipient: String?, abandonedOnly: Bool = false, limit: Int = 20, revealCodes: Bool = true
+    ) throws -> [OutboxMessage] {
         let messages = try store.read {
             try $0.outboxMessages(
-                tenantID: tenant?.id, recipient: recipient.map(User.normalizeEmail), limit: limit)
+                tenantID: tenant?.id, recipient: recipient.map(User.normalizeEmail), abandonedOnly: abandonedOnly,
+                limit: limit)
         }
         return messages.map { stored in
             guard revealCodes, let opened = try? sealer.open(stored) else { return MessageSealer.redacted(stored) }

@@ -16,8 +16,8 @@ struct FlowEngine: Sendable {
     let limiter: RateLimiter
     /// Seals each message's body and code before it reaches the store.
     let sealer: MessageSealer
-    /// Whether a delivery transport exists; without one, flows that must send a code are refused.
-    let canDeliver: Bool
+    /// The channels a delivery transport serves; a flow that must send a code on another is refused.
+    let deliverable: Set<DeliveryChannel>
     /// Called after a commit that queued outbox messages, to wake the delivery worker.
     let outboxChanged: @Sendable () -> Void
 
@@ -129,8 +129,8 @@ struct FlowEngine: Sendable {
 
     /// Throws ``AuthFailure/deliveryUnavailable`` when no transport can deliver codes (decoy flows
     /// included, so the refusal tells nothing about the address).
-    private func requireDelivery() throws {
-        guard canDeliver else { throw AuthFailure.deliveryUnavailable }
+    private func requireDelivery(_ channel: DeliveryChannel = .email) throws {
+        guard deliverable.contains(channel) else { throw AuthFailure.deliveryUnavailable }
     }
 
     /// Whether codes of `flow` are mailed: not for a decoy flow (unknown user under enumeration
@@ -176,10 +176,10 @@ struct FlowEngine: Sendable {
         for flow: Flow, context: ClientContext, purpose: CodePurpose, to contact: FlowState.PendingContact? = nil,
         _ change: (inout Flow) throws -> Void = { _ in }
     ) throws -> ChallengeOutcome {
-        try requireDelivery()
+        let contact = contact ?? FlowState.PendingContact(channel: .email, target: flow.username)
+        try requireDelivery(contact.channel)
         try limiter.admit(.codeSends, context)
         let tenant = context.tenant
-        let contact = contact ?? FlowState.PendingContact(channel: .email, target: flow.username)
         let next: String = try store.write { tx in
             let current = try reload(tx, flow)
             try checkSendLimits(

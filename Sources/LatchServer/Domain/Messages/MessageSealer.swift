@@ -55,7 +55,8 @@ public struct MessageSealer: Sendable {
         var stored = StoredOutboxMessage(
             id: message.id, messageID: SecureRandom.hex(byteCount: 16), tenantID: message.tenantID,
             channel: message.channel, recipient: message.recipient, subject: message.subject, sealedBody: nil,
-            createdAt: message.createdAt, deliveredAt: message.deliveredAt, abandonedAt: message.abandonedAt)
+            createdAt: message.createdAt, deliveredAt: message.deliveredAt, abandonedAt: message.abandonedAt,
+            attempts: message.attempts, lastError: message.lastError, nextAttemptAt: message.nextAttemptAt)
         let plaintext = Array(try JSONEncoder().encode(Content(body: message.body, code: message.code)))
         stored.sealedBody = try SecretBox.seal(plaintext, key: key, associatedData: Self.associatedData(of: stored))
         return stored
@@ -81,9 +82,10 @@ public struct MessageSealer: Sendable {
     /// `stored` without opening its seal: body and code blank, everything else as stored.
     public static func redacted(_ stored: StoredOutboxMessage) -> OutboxMessage {
         OutboxMessage(
-            id: stored.id, tenantID: stored.tenantID, channel: stored.channel, recipient: stored.recipient,
-            subject: stored.subject, body: "", code: nil, createdAt: stored.createdAt, deliveredAt: stored.deliveredAt,
-            abandonedAt: stored.abandonedAt)
+            id: stored.id, messageID: stored.messageID, tenantID: stored.tenantID, channel: stored.channel,
+            recipient: stored.recipient, subject: stored.subject, body: "", code: nil, createdAt: stored.createdAt,
+            deliveredAt: stored.deliveredAt, abandonedAt: stored.abandonedAt, attempts: stored.attempts,
+            lastError: stored.lastError, nextAttemptAt: stored.nextAttemptAt)
     }
 
     /// The associated data of `stored`'s seal: each field as a 4-byte big-endian length and its

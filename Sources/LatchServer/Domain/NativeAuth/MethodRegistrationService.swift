@@ -31,7 +31,7 @@ public struct MethodRegistrationService: Sendable {
     /// e-mail one hinting at the sign-in address).
     public func introspect(_ context: ClientContext, continuationToken: String?) throws -> MethodList {
         let flow = try flows.load(continuationToken, context: context, kinds: [.methodRegistration])
-        let channels = context.tenant.settings.mfa.channels
+        let channels = SecondFactorMethods.channels(context.tenant.settings.mfa, deliverable: flows.deliverable)
         guard !channels.isEmpty else { throw AuthFailure.outOfOrder("this tenant offers no channel for a method") }
         let next = try flows.step(flow, tenant: context.tenant, relaxed: true) { _ in }
         let methods = channels.map { channel in
@@ -55,7 +55,9 @@ public struct MethodRegistrationService: Sendable {
             return .browserRequired(.oneTimeCodeUnsupported)
         }
         let settings = context.tenant.settings.mfa
-        let contact = try Self.contact(target: target, channel: channel, settings: settings)
+        let contact = try Self.contact(
+            target: target, channel: channel,
+            channels: SecondFactorMethods.channels(settings, deliverable: flows.deliverable))
         guard !settings.isBlocked(contact.target) else { throw AuthFailure.verificationContactBlocked }
         let user = try flows.store.read { reader in
             try flow.userID.flatMap { try reader.user(id: $0, tenantID: flow.tenantID) }
@@ -141,10 +143,10 @@ public struct MethodRegistrationService: Sendable {
     }
 
     /// The contact the client named, normalized: an e-mail address, or an E.164 phone number.
-    static func contact(target: String?, channel: String?, settings: MFASettings) throws -> FlowState.PendingContact {
+    static func contact(target: String?, channel: String?, channels: [DeliveryChannel]) throws -> FlowState.PendingContact {
         guard let target, !target.isEmpty else { throw AuthFailure.invalidVerificationContact }
         let channel = channel.flatMap(DeliveryChannel.init(rawValue:)) ?? (target.contains("@") ? .email : .sms)
-        guard settings.channels.contains(channel) else { throw AuthFailure.invalidVerificationContact }
+        guard channels.contains(channel) else { throw AuthFailure.invalidVerificationContact }
         switch channel {
         case .email:
             let email = User.normalizeEmail(target)

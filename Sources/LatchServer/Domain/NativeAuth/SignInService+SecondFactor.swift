@@ -82,7 +82,8 @@ extension SignInService {
             guard let userID = flow.userID, let user = try reader.user(id: userID, tenantID: flow.tenantID) else {
                 throw AuthFailure.invalidContinuationToken
             }
-            return try SecondFactorMethods.methods(of: user, settings: context.tenant.settings.mfa, in: reader)
+            return try SecondFactorMethods.methods(
+                of: user, settings: context.tenant.settings.mfa, deliverable: flows.deliverable, in: reader)
         }
     }
 

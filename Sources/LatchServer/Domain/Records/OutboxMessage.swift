@@ -7,11 +7,14 @@ import Foundation
 public struct OutboxMessage: Sendable, Equatable {
     /// Row id, assigned by the store (0 before insert).
     public var id: Int64
+    /// The random id bound into the message's seal (``StoredOutboxMessage/messageID``); empty
+    /// before it is sealed. Stable across delivery attempts, so a receiver can drop duplicates.
+    public var messageID: String
     /// The tenant.
     public var tenantID: String
-    /// `email` (SMS comes later).
+    /// `email`, or `sms` (``recipient`` then is an E.164 phone number such as `+14155550123`).
     public var channel: String
-    /// The address.
+    /// The address: an e-mail address, or an E.164 phone number for `sms`.
     public var recipient: String
     /// The subject line.
     public var subject: String
@@ -26,13 +29,21 @@ public struct OutboxMessage: Sendable, Equatable {
     public var deliveredAt: Date?
     /// When the worker gave up on it without delivering it (see ``StoredOutboxMessage/abandonedAt``).
     public var abandonedAt: Date?
+    /// Failed delivery attempts so far.
+    public var attempts: Int
+    /// Why the last attempt failed (never the body or the code), or `nil`.
+    public var lastError: String?
+    /// When the next attempt is due after a failed one; `nil` means at once.
+    public var nextAttemptAt: Date?
 
     /// Creates a message.
     public init(
-        id: Int64 = 0, tenantID: String, channel: String = "email", recipient: String, subject: String,
-        body: String, code: String?, createdAt: Date, deliveredAt: Date? = nil, abandonedAt: Date? = nil
+        id: Int64 = 0, messageID: String = "", tenantID: String, channel: String = "email", recipient: String,
+        subject: String, body: String, code: String?, createdAt: Date, deliveredAt: Date? = nil, abandonedAt: Date? = nil,
+        attempts: Int = 0, lastError: String? = nil, nextAttemptAt: Date? = nil
     ) {
         self.id = id
+        self.messageID = messageID
         self.tenantID = tenantID
         self.channel = channel
         self.recipient = recipient
@@ -42,5 +53,8 @@ public struct OutboxMessage: Sendable, Equatable {
         self.createdAt = createdAt
         self.deliveredAt = deliveredAt
         self.abandonedAt = abandonedAt
+        self.attempts = attempts
+        self.lastError = lastError
+        self.nextAttemptAt = nextAttemptAt
     }
 }

@@ -14,9 +14,9 @@ public struct StoredOutboxMessage: Sendable, Equatable {
     public var messageID: String
     /// The tenant.
     public var tenantID: String
-    /// `email` (SMS comes later).
+    /// `email` or `sms`.
     public var channel: String
-    /// The address.
+    /// The address: an e-mail address, or an E.164 phone number for `sms`.
     public var recipient: String
     /// The subject line.
     public var subject: String
@@ -26,14 +26,23 @@ public struct StoredOutboxMessage: Sendable, Equatable {
     public var createdAt: Date
     /// When the worker handed it to a transport.
     public var deliveredAt: Date?
-    /// When the worker gave up on it without delivering it: its seal did not open (altered, moved
-    /// from another row, sealed under another master key) or it had no body.
+    /// When the worker gave up on it without delivering it (a dead letter): its seal did not open
+    /// (altered, moved from another row, sealed under another master key), it had no body, no
+    /// transport serves its channel, or its deliveries kept failing up to the most attempts allowed.
     public var abandonedAt: Date?
+    /// Failed delivery attempts so far.
+    public var attempts: Int
+    /// A short description of why the last attempt failed, or why the message was abandoned;
+    /// never the body or the code.
+    public var lastError: String?
+    /// When the next attempt is due after a failed one; `nil` means at once.
+    public var nextAttemptAt: Date?
 
     /// Creates a record.
     public init(
         id: Int64 = 0, messageID: String, tenantID: String, channel: String = "email", recipient: String,
-        subject: String, sealedBody: [UInt8]?, createdAt: Date, deliveredAt: Date? = nil, abandonedAt: Date? = nil
+        subject: String, sealedBody: [UInt8]?, createdAt: Date, deliveredAt: Date? = nil, abandonedAt: Date? = nil,
+        attempts: Int = 0, lastError: String? = nil, nextAttemptAt: Date? = nil
     ) {
         self.id = id
         self.messageID = messageID
@@ -45,5 +54,8 @@ public struct StoredOutboxMessage: Sendable, Equatable {
         self.createdAt = createdAt
         self.deliveredAt = deliveredAt
         self.abandonedAt = abandonedAt
+        self.attempts = attempts
+        self.lastError = lastError
+        self.nextAttemptAt = nextAttemptAt
     }
 }

@@ -91,7 +91,8 @@ public struct SessionIssuer: Sendable {
         _ tx: any StoreWriting, context: ClientContext, user: User, scopes: ScopeSet, amr: [String], flow: FlowState?
     ) throws -> Decision {
         let capabilities = flow?.capabilities ?? []
-        let methods = try SecondFactorMethods.methods(of: user, settings: context.tenant.settings.mfa, in: tx)
+        let methods = try SecondFactorMethods.methods(
+            of: user, settings: context.tenant.settings.mfa, deliverable: flows.deliverable, in: tx)
         var state = FlowState(
             support: flow?.support ?? [.password, .oneTimeCode, .browser], capabilities: capabilities, amr: amr)
         state.scopes = scopes.values
@@ -100,7 +101,8 @@ public struct SessionIssuer: Sendable {
             clientID: context.client.id, remoteAddress: context.remoteAddress,
             detail: methods.isEmpty ? "registration" : "methods=\(methods.count)")
         if methods.isEmpty {
-            guard capabilities.contains(.registration), !context.tenant.settings.mfa.channels.isEmpty else {
+            let channels = SecondFactorMethods.channels(context.tenant.settings.mfa, deliverable: flows.deliverable)
+            guard capabilities.contains(.registration), !channels.isEmpty else {
                 return .browser(.methodRegistrationUnsupported)
             }
             try tx.insert(audit)

@@ -242,6 +242,16 @@ enum SQLiteSchema {
             DROP INDEX outbox_pending;
             CREATE INDEX outbox_pending ON outbox(id) WHERE delivered_at IS NULL AND abandoned_at IS NULL;
             """),
+        // Delivery attempts: a failed one counts, says why (`last_error`, never the body or code)
+        // and waits for `next_attempt_at` (NULL: due now); pending messages are listed due-only.
+        SQLiteMigration(
+            "011_outbox_attempts",
+            """
+            ALTER TABLE outbox ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE outbox ADD COLUMN next_attempt_at INTEGER;
+            ALTER TABLE outbox ADD COLUMN last_error TEXT;
+            CREATE INDEX outbox_abandoned ON outbox(id) WHERE abandoned_at IS NOT NULL;
+            """),
         // Strong authentication methods: one row per user, channel and contact.
         SQLiteMigration(
             "012_auth_methods",

@@ -4,9 +4,12 @@ import LatchSQLite
 // MARK: - Outbox and audit
 
 extension SQLiteStoreSession {
-    func outboxMessages(tenantID: String?, recipient: String?, limit: Int) throws -> [StoredOutboxMessage] {
+    func outboxMessages(tenantID: String?, recipient: String?, abandonedOnly: Bool, limit: Int) throws
+        -> [StoredOutboxMessage]
+    {
         var sql = "SELECT * FROM outbox WHERE 1 = 1"
         var bindings: [SQLiteValue] = []
+        if abandonedOnly { sql += " AND abandoned_at IS NOT NULL" }
         if let tenantID {
             sql += " AND tenant_id = ?"
             bindings.append(.text(tenantID))
@@ -20,10 +23,14 @@ extension SQLiteStoreSession {
         return try query(sql, bindings).map(decodeMessage)
     }
 
-    func pendingOutboxMessages(limit: Int) throws -> [StoredOutboxMessage] {
+    func pendingOutboxMessages(dueAt now: Date, limit: Int) throws -> [StoredOutboxMessage] {
         try query(
-            "SELECT * FROM outbox WHERE delivered_at IS NULL AND abandoned_at IS NULL ORDER BY id LIMIT ?",
-            [.integer(Int64(limit))]
+            """
+            SELECT * FROM outbox WHERE delivered_at IS NULL AND abandoned_at IS NULL
+                AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
+            ORDER BY id LIMIT ?
+            """,
+            [SQLiteValue(now), .integer(Int64(limit))]
         ).map(decodeMessage)
     }
 
@@ -31,14 +38,24 @@ extension SQLiteStoreSession {
         try run(
             """
             INSERT INTO outbox (message_id, tenant_id, channel, recipient, subject, sealed_body, created_at, delivered_at,
-                                abandoned_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                abandoned_at, attempts, last_error, next_attempt_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(message.messageID), .text(message.tenantID), .text(message.channel), .text(message.recipient),
                 .text(message.subject), message.sealedBody.map { .blob($0) } ?? .null, SQLiteValue(message.createdAt),
-                SQLiteValue(message.deliveredAt), SQLiteValue(message.abandonedAt),
+                SQLiteValue(message.deliveredAt), SQLiteValue(message.abandonedAt), .integer(Int64(message.attempts)),
+                message.lastError.map { .text($0) } ?? .null, SQLiteValue(message.nextAttemptAt),
             ])
+    }
+
+    func recordFailedAttempt(id: Int64, error: String, retryAt: Date) throws {
+        try run(
+            """
+            UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?
+            WHERE id = ? AND delivered_at IS NULL AND abandoned_at IS NULL
+            """,
+            [.text(error), SQLiteValue(retryAt), .integer(id)])
     }
 
     func codeSendTimes(tenantID: String, recipient: String, purpose: String, source: String?, since: Date, limit: Int)
@@ -71,11 +88,14 @@ extension SQLiteStoreSession {
         }
     }
 
-    func markAbandoned(ids: [Int64], at date: Date) throws {
+    func markAbandoned(ids: [Int64], at date: Date, reason: String?) throws {
         for id in ids {
             try run(
-                "UPDATE outbox SET abandoned_at = ?, sealed_body = NULL WHERE id = ? AND delivered_at IS NULL",
-                [SQLiteValue(date), .integer(id)])
+                """
+                UPDATE outbox SET abandoned_at = ?, sealed_body = NULL, last_error = COALESCE(?, last_error)
+                WHERE id = ? AND delivered_at IS NULL
+                """,
+                [SQLiteValue(date), reason.map { .text($0) } ?? .null, .integer(id)])
         }
     }
 
@@ -100,7 +120,9 @@ extension SQLiteStoreSession {
             tenantID: try row.requiredString("tenant_id"), channel: try row.requiredString("channel"),
             recipient: try row.requiredString("recipient"), subject: try row.requiredString("subject"),
             sealedBody: row.blob("sealed_body"), createdAt: try row.requiredDate("created_at"),
-            deliveredAt: row.date("delivered_at"), abandonedAt: row.date("abandoned_at"))
+            deliveredAt: row.date("delivered_at"), abandonedAt: row.date("abandoned_at"),
+            attempts: Int(row.int("attempts") ?? 0), lastError: row.string("last_error"),
+            nextAttemptAt: row.date("next_attempt_at"))
     }
 
     func auditEvents(tenantID: String, limit: Int) throws -> [AuditEvent] {
