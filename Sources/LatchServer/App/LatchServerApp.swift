@@ -69,7 +69,8 @@ public final class LatchServerApp: Sendable {
             baseURL: publicURL ?? "\(scheme)://\(Self.hostForURL(configuration.host)):\(configuration.port)",
             hasher: configuration.passwordHasher
                 ?? Argon2idHasher(parameters: configuration.passwordHashing, gate: Self.passwordGate(for: configuration)),
-            deliverable: Set(DeliveryChannel.allCases.filter { transport.delivers(channel: $0.rawValue) }), auditAggregator: aggregator, outboxChanged: { worker.notify() },
+            deliverable: Set(DeliveryChannel.allCases.filter { transport.delivers(channel: $0.rawValue) }),
+            auditAggregator: aggregator, outboxChanged: { worker.notify() },
             signInObserved: { metrics.record(signIn: $0) })
         self.services = services
         if try store.read({ try $0.tenant(named: "default") }) == nil {

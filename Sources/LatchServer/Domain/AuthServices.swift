@@ -51,7 +51,8 @@ public struct AuthServices: Sendable {
     public init(
         store: any Store, clock: any ServerClock, masterKey: [UInt8], baseURL: String,
         hasher: any PasswordHasher = Argon2idHasher(), signer: (any TokenSigner)? = nil,
-        policy: PasswordPolicy = PasswordPolicy(), deliverable: Set<DeliveryChannel> = Set(DeliveryChannel.allCases), auditAggregator: AuditAggregator = AuditAggregator(),
+        policy: PasswordPolicy = PasswordPolicy(), deliverable: Set<DeliveryChannel> = Set(DeliveryChannel.allCases),
+        auditAggregator: AuditAggregator = AuditAggregator(),
         outboxChanged: @escaping @Sendable () -> Void = {},
         signInObserved: @escaping @Sendable (SignInOutcome) -> Void = { _ in }
     ) throws {
