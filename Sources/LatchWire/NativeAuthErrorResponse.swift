@@ -28,6 +28,11 @@ public struct NativeAuthErrorResponse: Codable, Sendable, Equatable {
     public var unverifiedAttributes: [AttributeName]?
     /// Attributes that failed validation.
     public var invalidAttributes: [AttributeName]?
+    /// With `interaction_required`: the OIDC claims request (Core § 5.5) a new authentication must
+    /// satisfy, as JSON text, to be passed back as the `claims` parameter.
+    public var claims: String?
+    /// With `protection_policy_required`: the client protection policy the request did not meet.
+    public var protectionPolicy: String?
 
     /// Creates an envelope.
     public init(
@@ -42,7 +47,8 @@ public struct NativeAuthErrorResponse: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case error, suberror, timestamp
+        case error, suberror, timestamp, claims
+        case protectionPolicy = "protection_policy"
         case errorDescription = "error_description"
         case errorCodes = "error_codes"
         case errorURI = "error_uri"

@@ -57,6 +57,10 @@ public enum AuthFailure: Error, Sendable, Equatable {
     case invalidVerificationContact
     /// The strong authentication method, or the contact, is blocked by the tenant.
     case verificationContactBlocked
+    /// The session lacks what the tenant's conditional access, or the client's `claims`, asks for
+    /// (a recent second factor); carries the OIDC claims request (OIDC Core § 5.5) that a new
+    /// authentication must satisfy.
+    case claimsChallenge(String)
     /// Too many attempts: sign-in is delayed after repeated failures, or too many codes were sent;
     /// try again after `retryAfter` seconds (HTTP 429 with `Retry-After`, RFC 6585 § 4).
     case tooManyAttempts(retryAfter: Int)

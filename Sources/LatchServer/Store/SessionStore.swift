@@ -15,6 +15,8 @@ public protocol SessionWriting: SessionReading {
     func insert(_ family: TokenFamily) throws
     /// Revokes one family.
     func revokeFamily(id: String, at date: Date) throws
+    /// Records a later authentication of the session `id` (a step-up): its methods and time.
+    func updateFamilyAuthentication(id: String, amr: [String], authTime: Date) throws
     /// Revokes every family of a user.
     func revokeFamilies(userID: String, at date: Date) throws
     /// Adds a refresh token.

@@ -76,7 +76,8 @@ struct NativeAuthAPI: Sendable {
             let form = call.form
             let request = TokenRequest(
                 grant: try NativeAuthParameters.tokenGrant(form), scope: form["scope"],
-                device: NativeAuthParameters.deviceToken(form))
+                device: NativeAuthParameters.deviceToken(form), claims: form["claims"],
+                capabilities: NativeAuthParameters.capabilities(form["capabilities"]))
             let outcome = try services.signIn.token(call.context, request: request)
             switch outcome {
             case .issued(let issued):

@@ -165,6 +165,14 @@ struct NativeAuthRenderer: ErrorRenderer {
             envelope = .init(
                 error: .accessDenied, errorDescription: "This verification method or contact is blocked.",
                 suberror: .providerBlockedByReputation)
+        case .claimsChallenge(let claims):
+            // OIDC Core § 3.1.2.6 interaction_required, with the claims to ask for next and Entra's
+            // MFA-required code; MSAL turns an error on refresh into interactionRequired.
+            envelope = .init(
+                error: NativeAuthErrorCode(rawValue: "interaction_required"),
+                errorDescription: "This session needs a recent second factor; authenticate again with these claims.",
+                errorCodes: [ServerErrorCode.mfaRequiredOnRefresh])
+            envelope.claims = claims
         case .tooManyAttempts(let retryAfter):
             // RFC 6585 § 4 and RFC 9110 § 10.2.3: 429 with the wait in whole seconds.
             let seconds = max(1, retryAfter)

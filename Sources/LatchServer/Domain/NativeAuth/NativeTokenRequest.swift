@@ -24,10 +24,21 @@ public struct TokenRequest: Sendable, Equatable {
     /// and has its shape; a sign-in grant uses it, a refresh ignores it.
     public var device: PresentedDeviceToken?
 
+    /// The `claims` request parameter (OIDC Core § 5.5), as JSON text, if sent.
+    public var claims: String?
+    /// The capabilities the client declared with this request (`capabilities`): with
+    /// `mfa_required`, a refresh that needs a second factor starts a step-up instead of failing.
+    public var capabilities: ClientCapabilities
+
     /// Creates a request.
-    public init(grant: TokenGrant, scope: String?, device: PresentedDeviceToken? = nil) {
+    public init(
+        grant: TokenGrant, scope: String?, device: PresentedDeviceToken? = nil, claims: String? = nil,
+        capabilities: ClientCapabilities = []
+    ) {
         self.grant = grant
         self.scope = scope
         self.device = device
+        self.claims = claims
+        self.capabilities = capabilities
     }
 }

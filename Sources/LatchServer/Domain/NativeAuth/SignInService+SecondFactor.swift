@@ -57,23 +57,68 @@ extension SignInService {
         guard let channel else { throw AuthFailure.verificationContactBlocked }
         let device = trustedDevice(presented, flow: flow, context: context)
         let amr = Self.amr(flow.state.amr, proving: channel)
-        let granted = scopes.adding(flow.state.scopes)
-        let decision: SessionIssuer.Decision
+        // A step-up keeps the scopes of the refresh it raises.
+        let granted = flow.state.stepUp == nil ? scopes.adding(flow.state.scopes) : ScopeSet(stored: flow.state.scopes)
+        enum Finished {
+            case signIn(SessionIssuer.Decision)
+            case stepUp(TokenFamily, User, refreshToken: String)
+        }
+        let finished: Finished
         do {
-            decision = try flows.withVerifiedCode(
+            finished = try flows.withVerifiedCode(
                 code, flow: flow, tenant: context.tenant,
                 onWrongCode: { tx in
                     if let userID = flow.userID { try passwords.countFailure(tx, context: context, userID: userID) }
                 }
             ) { tx, original, _ in
-                try commitSignIn(tx, context: context, flow: original, scopes: granted, amr: amr, device: device)
+                guard let stepUp = original.state.stepUp else {
+                    return .signIn(
+                        try commitSignIn(tx, context: context, flow: original, scopes: granted, amr: amr, device: device))
+                }
+                guard let userID = original.userID, let user = try tx.user(id: userID, tenantID: context.tenant.id),
+                    !user.disabled
+                else { throw AuthFailure.refreshTokenRevoked }
+                try flows.consume(tx, original)
+                let raised = try tokens.completeStepUp(
+                    tx, context: context, familyID: stepUp.familyID, presentedHash: stepUp.refreshTokenHash, amr: amr)
+                try tx.insert(
+                    AuditEvent(
+                        tenantID: context.tenant.id, at: clock.now(), kind: .signInSucceeded, userID: user.id,
+                        clientID: context.client.id, remoteAddress: context.remoteAddress,
+                        detail: "step-up amr=\(amr.joined(separator: ",")) session=\(stepUp.familyID)"))
+                return .stepUp(raised.family, user, refreshToken: raised.refreshToken)
             }
         } catch let failure as AuthFailure where [.invalidCode, .codeExpired, .codeAttemptsExceeded].contains(failure) {
             try passwords.record(failure, context: context, userID: flow.userID)
             throw failure
         }
         passwords.observe(.success)
-        return try sessions.complete(decision, context: context)
+        switch finished {
+        case .signIn(let decision):
+            return try sessions.complete(decision, context: context)
+        case .stepUp(let family, let user, let refreshToken):
+            return .issued(
+                try tokens.issue(context: context, user: user, family: family, scopes: granted, refreshToken: refreshToken))
+        }
+    }
+
+    /// A refresh that needs a second factor, from a client that can run it (`mfa_required`): a
+    /// second-factor flow for the session's user, which raises that same session when it finishes
+    /// (a native step-up: no password again). A user without a method gets the claims challenge,
+    /// for a browser.
+    func startStepUp(
+        _ context: ClientContext, family: TokenFamily, user: User, presentedHash: String, scopes: ScopeSet
+    ) throws -> SessionOutcome {
+        let methods = try flows.store.read { reader in
+            try SecondFactorMethods.methods(
+                of: user, settings: context.tenant.settings.mfa, deliverable: flows.deliverable, in: reader)
+        }
+        guard !methods.isEmpty else { throw AuthFailure.claimsChallenge(TokenService.secondFactorClaims) }
+        var state = FlowState(support: [.oneTimeCode, .browser], capabilities: [.mfa], amr: family.amr)
+        state.scopes = scopes.values
+        state.stepUp = FlowState.StepUp(familyID: family.id, refreshTokenHash: presentedHash)
+        let token = try flows.start(context, kind: .secondFactor, username: user.email, userID: user.id, state: state)
+        return .secondFactorRequired(continuationToken: token, methods: methods)
     }
 
     /// The methods the flow's user can prove now.

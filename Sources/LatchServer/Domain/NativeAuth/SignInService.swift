@@ -77,7 +77,15 @@ public struct SignInService: Sendable {
     public func token(_ context: ClientContext, request: TokenRequest) throws -> SessionOutcome {
         if case .refreshToken(let refreshToken) = request.grant {
             // The refresh takes its token-request allowance inside its own write.
-            return .issued(try tokens.refresh(context: context, refreshToken: refreshToken, scope: request.scope))
+            let result = try tokens.refresh(
+                context: context, refreshToken: refreshToken, scope: request.scope, claims: request.claims,
+                canStepUp: request.capabilities.contains(.mfa))
+            switch result {
+            case .issued(let issued):
+                return .issued(issued)
+            case .stepUp(let family, let user, let presentedHash, let scopes):
+                return try startStepUp(context, family: family, user: user, presentedHash: presentedHash, scopes: scopes)
+            }
         }
         try flows.limiter.admit(.tokenRequests, context)
         let scopes = try ScopeSet(request.scope, client: context.client)

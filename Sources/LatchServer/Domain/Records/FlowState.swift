@@ -49,6 +49,23 @@ public struct FlowState: Sendable, Equatable {
     public var methodID: String?
     /// Method registration: the contact being registered, and its channel.
     public var registration: PendingContact?
+    /// A step-up: the session whose refresh needs the second factor, and the hash of the refresh
+    /// token presented, rotated when the step-up finishes.
+    public var stepUp: StepUp?
+
+    /// The session a step-up raises.
+    public struct StepUp: Codable, Sendable, Equatable {
+        /// The token family (`sid`).
+        public var familyID: String
+        /// Hex SHA-256 of the refresh token presented.
+        public var refreshTokenHash: String
+
+        /// Creates a step-up.
+        public init(familyID: String, refreshTokenHash: String) {
+            self.familyID = familyID
+            self.refreshTokenHash = refreshTokenHash
+        }
+    }
 
     /// A contact a code went to, or that is being registered.
     public struct PendingContact: Codable, Sendable, Equatable {
@@ -85,7 +102,7 @@ public struct FlowState: Sendable, Equatable {
 extension FlowState: Codable {
     private enum CodingKeys: String, CodingKey {
         case support, capabilities, passwordHash, attributes, code, codeSends, passwordAttempts, emailVerified, amr
-        case scopes, methodID, registration
+        case scopes, methodID, registration, stepUp
     }
 
     public init(from decoder: any Decoder) throws {
@@ -102,6 +119,7 @@ extension FlowState: Codable {
         scopes = try container.decodeIfPresent([String].self, forKey: .scopes) ?? []
         methodID = try container.decodeIfPresent(String.self, forKey: .methodID)
         registration = try container.decodeIfPresent(PendingContact.self, forKey: .registration)
+        stepUp = try container.decodeIfPresent(StepUp.self, forKey: .stepUp)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -118,6 +136,7 @@ extension FlowState: Codable {
         if !scopes.isEmpty { try container.encode(scopes, forKey: .scopes) }
         try container.encodeIfPresent(methodID, forKey: .methodID)
         try container.encodeIfPresent(registration, forKey: .registration)
+        try container.encodeIfPresent(stepUp, forKey: .stepUp)
     }
 }
 

@@ -89,6 +89,31 @@ public final class TokenService: Sendable {
     /// (`openid`, `profile`, `email`, `offline_access`) even when the sign-in did not ask for them:
     /// MSAL adds `openid profile offline_access` to every refresh.
     public func refresh(context: ClientContext, refreshToken: String?, scope: String?) throws -> IssuedTokens {
+        guard case .issued(let issued) = try refresh(context: context, refreshToken: refreshToken, scope: scope, claims: nil)
+        else { throw AuthFailure.claimsChallenge(Self.secondFactorClaims) }
+        return issued
+    }
+
+    /// The claims request of a challenge for a second factor: an access token of class `mfa`.
+    static let secondFactorClaims = #"{"access_token":{"acr":{"essential":true,"values":["mfa"]}}}"#
+
+    /// What a refresh came to.
+    enum RefreshResult {
+        /// Rotated and signed.
+        case issued(IssuedTokens)
+        /// The session needs a second factor first, and the client can run the step-up: nothing was
+        /// rotated; the step-up proves the factor and rotates `presentedHash` when it finishes.
+        case stepUp(family: TokenFamily, user: User, presentedHash: String, scopes: ScopeSet)
+    }
+
+    /// A refresh that checks the session against the tenant's MFA policy and conditional-access
+    /// rules, and against `claims` (OIDC Core § 5.5) when the client passed them: a session without
+    /// a second factor, or with one older than a matching rule's `maxAgeSeconds`, is refused with
+    /// ``AuthFailure/claimsChallenge(_:)``, or answered ``RefreshResult/stepUp(family:user:presentedHash:scopes:)``
+    /// when `canStepUp`.
+    func refresh(
+        context: ClientContext, refreshToken: String?, scope: String?, claims: String?, canStepUp: Bool = false
+    ) throws -> RefreshResult {
         guard let refreshToken, !refreshToken.isEmpty else { throw AuthFailure.missingParameter(.refreshToken) }
         guard refreshToken.utf8.count <= 512 else { throw AuthFailure.invalidRefreshToken }
         let presentedHash = Digest.sha256Hex(refreshToken)
@@ -99,6 +124,7 @@ public final class TokenService: Sendable {
 
         enum Outcome {
             case issued(TokenFamily, User, ScopeSet)
+            case stepUp(TokenFamily, User, ScopeSet)
             case reused
             /// Refused after the write's own changes (the rate-limit take) were made: they commit.
             case refused(AuthFailure)
@@ -123,6 +149,10 @@ public final class TokenService: Sendable {
             {
                 return .refused(.invalidScope("a refresh cannot add scopes the session was not granted"))
             }
+            let scopes = requested ?? granted
+            if Self.needsSecondFactor(family, scopes: scopes, context: context, claims: claims, now: now) {
+                return canStepUp ? .stepUp(family, user, scopes) : .refused(.claimsChallenge(Self.secondFactorClaims))
+            }
             let applied =
                 try tx.rotateRefreshToken(hash: presentedHash, successorHash: successorHash, at: now)
                 || replaceInsideGrace(
@@ -146,8 +176,59 @@ public final class TokenService: Sendable {
         case .reused:
             throw AuthFailure.refreshTokenReused
         case .issued(let family, let user, let scopes):
-            return try issue(context: context, user: user, family: family, scopes: scopes, refreshToken: successor)
+            return .issued(try issue(context: context, user: user, family: family, scopes: scopes, refreshToken: successor))
+        case .stepUp(let family, let user, let scopes):
+            return .stepUp(family: family, user: user, presentedHash: presentedHash, scopes: scopes)
         }
+    }
+
+    /// Whether the session `family` must prove a second factor before a refresh for `scopes`: the
+    /// tenant requires one and the session has none, a matching conditional-access rule wants one
+    /// younger than it has, or `claims` asks for the `mfa` class and the session is not of it.
+    static func needsSecondFactor(
+        _ family: TokenFamily, scopes: ScopeSet, context: ClientContext, claims: String?, now: Date
+    ) -> Bool {
+        let mfa = context.tenant.settings.mfa
+        let proven = family.amr.contains("mfa")
+        if let claims, ClaimsRequest.asksForSecondFactor(claims), !proven { return true }
+        switch mfa.policy {
+        case .off:
+            return false
+        case .required:
+            return !proven
+        case .conditional:
+            let rules = mfa.rules.filter { $0.applies(clientID: context.client.id, scopes: scopes.values) }
+            guard !rules.isEmpty else { return false }
+            guard proven else { return true }
+            let ages = rules.map(\.maxAgeSeconds).filter { $0 > 0 }
+            guard let maxAge = ages.min() else { return false }
+            return now.timeIntervalSince(family.authTime) > TimeInterval(maxAge)
+        }
+    }
+
+    /// In `tx`, after a step-up proved a second factor: records it on the session (`amr` gains the
+    /// factor, `auth_time` becomes now) and rotates the refresh token presented when the step-up
+    /// began. Returns the session as updated and the new refresh token.
+    /// - Throws: ``AuthFailure/refreshTokenRevoked`` when the session ended meanwhile,
+    ///   ``AuthFailure/invalidRefreshToken`` when that token was rotated by another request.
+    func completeStepUp(
+        _ tx: any StoreWriting, context: ClientContext, familyID: String, presentedHash: String, amr: [String]
+    ) throws -> (family: TokenFamily, refreshToken: String) {
+        let now = clock.now()
+        guard var family = try tx.tokenFamily(id: familyID), family.tenantID == context.tenant.id,
+            family.clientID == context.client.id
+        else { throw AuthFailure.invalidRefreshToken }
+        guard family.revokedAt == nil, family.expiresAt > now else { throw AuthFailure.refreshTokenRevoked }
+        let successor = SecureRandom.token(byteCount: 32)
+        let successorHash = Digest.sha256Hex(successor)
+        guard try tx.rotateRefreshToken(hash: presentedHash, successorHash: successorHash, at: now) else {
+            throw AuthFailure.invalidRefreshToken
+        }
+        try tx.insert(RefreshTokenRecord(hash: successorHash, familyID: family.id, createdAt: now))
+        family.amr = amr
+        family.authTime = now
+        try tx.updateFamilyAuthentication(id: family.id, amr: amr, authTime: now)
+        return (family, successor)
     }
 
     /// For a token that was already rotated: inside the grace window, swaps its never-used successor

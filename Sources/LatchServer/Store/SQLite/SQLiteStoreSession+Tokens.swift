@@ -79,6 +79,12 @@ extension SQLiteStoreSession {
             [SQLiteValue(date), .text(id)])
     }
 
+    func updateFamilyAuthentication(id: String, amr: [String], authTime: Date) throws {
+        try run(
+            "UPDATE token_families SET amr = ?, auth_time = ? WHERE id = ?",
+            [SQLiteValue(words: amr), SQLiteValue(authTime), .text(id)])
+    }
+
     func revokeFamilies(userID: String, at date: Date) throws {
         try run(
             "UPDATE token_families SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
