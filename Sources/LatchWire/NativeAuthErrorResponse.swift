@@ -28,6 +28,12 @@ public struct NativeAuthErrorResponse: Codable, Sendable, Equatable {
     public var unverifiedAttributes: [AttributeName]?
     /// Attributes that failed validation.
     public var invalidAttributes: [AttributeName]?
+    /// A claims challenge (OpenID Connect Core § 5.5 `claims` request, as JSON text) sent with
+    /// `interaction_required`: the claims a new token needs.
+    public var claims: String?
+    /// The protection policy the client must satisfy (with `protection_policy_required`), e.g.
+    /// `app_attestation`.
+    public var protectionPolicy: String?
 
     /// Creates an envelope.
     public init(
@@ -42,7 +48,7 @@ public struct NativeAuthErrorResponse: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case error, suberror, timestamp
+        case error, suberror, timestamp, claims
         case errorDescription = "error_description"
         case errorCodes = "error_codes"
         case errorURI = "error_uri"
@@ -52,6 +58,7 @@ public struct NativeAuthErrorResponse: Codable, Sendable, Equatable {
         case requiredAttributes = "required_attributes"
         case unverifiedAttributes = "unverified_attributes"
         case invalidAttributes = "invalid_attributes"
+        case protectionPolicy = "protection_policy"
     }
 }
 
