@@ -271,6 +271,10 @@ final class TokenManager: Sendable {
                     throw Self.signedOutDuringRefresh()
                 }
                 await persist(snapshot, what: "refreshed tokens", correlationID: correlationID)
+                if let scopes {
+                    // Stored all the same: a later call for the granted scopes is a cache hit.
+                    try DeclinedScopes.check(requested: scopes, granted: reply.scope)
+                }
                 return record
             }
         }
