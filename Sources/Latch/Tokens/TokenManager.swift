@@ -88,6 +88,12 @@ final class TokenManager: Sendable {
         return memory.withLock { $0 ?? [:] }
     }
 
+    /// The refresh token stored for `account` (this client's newer in-memory one, if a store
+    /// write failed), or `nil` when it is not signed in.
+    func refreshToken(for account: LatchAccount) async throws -> String? {
+        merge(try await readStore().accounts)[key(for: account)]?.refreshToken
+    }
+
     func key(for account: LatchAccount) -> String {
         StoredAccount.key(
             server: configuration.serverKey, tenant: configuration.tenant, clientID: configuration.clientID,
