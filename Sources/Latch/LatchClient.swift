@@ -69,14 +69,19 @@ public final class LatchClient: Sendable {
     ///   - username: the e-mail address.
     ///   - password: the password, or `nil` to let the server choose (password or e-mail code).
     ///   - scopes: scopes to request; the configuration's defaults when `nil`.
+    ///   - claims: a claims request (OpenID Connect Core § 5.5, JSON text), e.g. the
+    ///     ``LatchError/claimsChallenge`` of a resource's answer; sent as `claims` with every `/token`
+    ///     call of the sign-in.
     ///   - correlationID: the flow's correlation id; a new one when `nil`.
     /// - Returns: ``SignInStep/completed(_:)`` when the password was enough, else the step that
-    ///   needs the next credential.
-    /// - Throws: ``LatchError`` — ``LatchError/Code/userNotFound``, ``LatchError/Code/wrongPassword``, …
-    public func signIn(username: String, password: String? = nil, scopes: [String]? = nil, correlationID: UUID? = nil)
-        async throws -> SignInStep
-    {
-        let flow = FlowContext(session: session, kind: .signIn, correlationID: correlationID)
+    ///   needs the next credential or the second factor.
+    /// - Throws: ``LatchError`` — ``LatchError/Code/userNotFound``, ``LatchError/Code/wrongPassword``,
+    ///   ``LatchError/Code/serverDeclinedScopes`` (signed in all the same, for fewer scopes), …
+    public func signIn(
+        username: String, password: String? = nil, scopes: [String]? = nil, claims: String? = nil,
+        correlationID: UUID? = nil
+    ) async throws -> SignInStep {
+        let flow = FlowContext(session: session, kind: .signIn, correlationID: correlationID, claims: claims)
         return try await flow.step("start") {
             let email = try Input.username(username)
             if let password, password.isEmpty { throw Input.missing("password") }
@@ -94,6 +99,14 @@ public final class LatchClient: Sendable {
             }
             return next
         }
+    }
+
+    /// Starts a sign-in without a claims request: ``signIn(username:password:scopes:claims:correlationID:)``
+    /// with `claims: nil` (the ``LatchClientProtocol`` requirement).
+    public func signIn(username: String, password: String?, scopes: [String]?, correlationID: UUID?) async throws
+        -> SignInStep
+    {
+        try await signIn(username: username, password: password, scopes: scopes, claims: nil, correlationID: correlationID)
     }
 
     /// Starts a password reset; a code is sent to the address.

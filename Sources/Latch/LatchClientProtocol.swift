@@ -17,7 +17,7 @@ public protocol LatchClientProtocol: Sendable {
     /// Starts a sign-up; see ``LatchClient/signUp(username:password:attributes:correlationID:)``.
     func signUp(username: String, password: String?, attributes: [String: String], correlationID: UUID?) async throws
         -> SignUpStep
-    /// Starts a sign-in; see ``LatchClient/signIn(username:password:scopes:correlationID:)``.
+    /// Starts a sign-in; see ``LatchClient/signIn(username:password:scopes:claims:correlationID:)``.
     func signIn(username: String, password: String?, scopes: [String]?, correlationID: UUID?) async throws -> SignInStep
     /// Starts a password reset; see ``LatchClient/resetPassword(username:correlationID:)``.
     func resetPassword(username: String, correlationID: UUID?) async throws -> ResetPasswordStep

@@ -52,23 +52,56 @@ final class LatchSession: Sendable {
     func signInWithContinuation(_ flow: FlowContext, token: String, username: String, scopes: [String]?) async throws
         -> SignInStep
     {
-        .completed(
-            try await self.token(
-                flow, ["grant_type": "continuation_token", "continuation_token": token, "username": username],
-                username: username, scopes: scopes ?? configuration.defaultScopes))
+        try await signInGrant(
+            flow, ["grant_type": "continuation_token", "continuation_token": token, "username": username],
+            username: username, scopes: scopes ?? configuration.defaultScopes)
     }
 
-    /// Exchanges a sign-in grant at the token endpoint and stores the tokens, sending the device
-    /// token kept for `username`, if any, so the server counts a wrong password on this device
-    /// rather than on the account.
-    func token(_ flow: FlowContext, _ form: [String: String?], username: String, scopes: [String]) async throws
-        -> LatchTokenResult
+    /// Exchanges a first-factor grant (a password, an e-mail code, the continuation token of a
+    /// sign-up or reset) at the token endpoint, sending the device token kept for `username`, if
+    /// any, so the server counts a wrong password on this device rather than on the account.
+    /// - Returns: ``SignInStep/completed(_:)`` with the stored tokens, or the second step the server
+    ///   asks for first.
+    func signInGrant(_ flow: FlowContext, _ form: [String: String?], username: String, scopes: [String]) async throws
+        -> SignInStep
     {
         var fields = form
         fields["scope"] = scopes.joined(separator: " ")
         fields["client_info"] = "1"
         fields["device_token"] = await tokens.deviceToken(username: username)
+        return try await signInToken(flow, fields, username: username, requested: scopes)
+    }
+
+    /// Posts `fields` to the token endpoint: ``SignInStep/completed(_:)`` with the stored tokens, or,
+    /// when the server answers `mfa_required` or `registration_required` with a continuation token,
+    /// the second step (``SignInStep/awaitingMFA(_:)``,
+    /// ``SignInStep/strongAuthMethodRegistrationRequired(authMethods:state:)``) after introspecting
+    /// the user's methods.
+    func signInToken(_ flow: FlowContext, _ fields: [String: String?], username: String, requested: [String])
+        async throws -> SignInStep
+    {
+        do {
+            return .completed(try await exchange(flow, fields, username: username, requested: requested))
+        } catch let error as LatchError {
+            guard let next = try await secondStep(after: error, flow, username: username, scopes: requested) else {
+                throw error
+            }
+            return next
+        }
+    }
+
+    /// Posts `fields` to the token endpoint, with the flow's claims request, and stores the tokens
+    /// as a new session of the account.
+    /// - Throws: ``LatchError/Code/serverDeclinedScopes`` — after storing them — when the server
+    ///   granted fewer of `requested` than asked.
+    func exchange(_ flow: FlowContext, _ fields: [String: String?], username: String, requested: [String]) async throws
+        -> LatchTokenResult
+    {
+        var fields = fields
+        if let claims = flow.claims { fields["claims"] = claims }
         let reply = try await flow.post("oauth2/v2.0/token", fields, .stateChanging)
-        return try await tokens.save(reply, username: username)
+        let result = try await tokens.save(reply, username: username)
+        try DeclinedScopes.check(requested: requested, granted: reply.scope)
+        return result
     }
 }

@@ -42,6 +42,9 @@ public struct NativeAuthErrorCode: RawRepresentable, Hashable, Sendable, Codable
     public static let invalidScope = NativeAuthErrorCode(rawValue: "invalid_scope")
     /// RFC 6749 § 4.1.2.1: the request was denied.
     public static let accessDenied = NativeAuthErrorCode(rawValue: "access_denied")
+    /// OpenID Connect Core § 3.1.2.6: the user must interact with the server; on a refresh, the
+    /// `claims` member names the claims a new token needs (a step-up, RFC 9470).
+    public static let interactionRequired = NativeAuthErrorCode(rawValue: "interaction_required")
     /// RFC 8628 § 3.5: authorization pending.
     public static let authorizationPending = NativeAuthErrorCode(rawValue: "authorization_pending")
     /// RFC 8628 § 3.5: poll more slowly.

@@ -29,4 +29,7 @@ public struct NativeAuthSuberror: RawRepresentable, Hashable, Sendable, Codable,
     public static let registrationRequired = NativeAuthSuberror(rawValue: "registration_required")
     /// The method is blocked by reputation checks.
     public static let providerBlockedByReputation = NativeAuthSuberror(rawValue: "provider_blocked_by_rep")
+    /// The client must satisfy the protection policy named by `protection_policy` (with
+    /// `unauthorized_client`), e.g. present an app attestation.
+    public static let protectionPolicyRequired = NativeAuthSuberror(rawValue: "protection_policy_required")
 }

@@ -64,6 +64,9 @@ struct ErrorReport: Sendable {
         case .signInInstead: "sign_in_instead"
         case .signUpInstead: "sign_up_instead"
         case .checkCredentialStore: "check_credential_store"
+        case .chooseAnotherMethod: "choose_another_method"
+        case .retryWithScopes: "retry_with_scopes"
+        case .satisfyProtectionPolicy: "satisfy_protection_policy"
         @unknown default: "unknown"
         }
     }

@@ -13,6 +13,10 @@ struct SignInCommand: Sendable {
             try await context.client.signIn(username: email, scopes: context.options.requestedScopes), flow: "signin")
     }
 
+    /// What a step latch cannot answer ends in.
+    private static let unsupportedStep = LatchError(
+        code: .browserRequired, message: "The sign-in needs a step this version of latch cannot do.")
+
     /// Answers each step of a sign-in (this one, or the one that ends a sign-up or reset) until it
     /// completes, and prints the result.
     func complete(_ first: SignInStep, flow: String) async throws {
@@ -29,8 +33,11 @@ struct SignInCommand: Sendable {
                 step = try await context.submitting({ try prompter.code(sentTo: state.delivery.sentTo) }) {
                     try await state.submitCode($0)
                 }
+            case .awaitingMFA, .strongAuthMethodRegistrationRequired:
+                // latch announces no capability, so the server asks for neither second step.
+                throw Self.unsupportedStep
             @unknown default:
-                throw LatchError(code: .browserRequired, message: "The sign-in needs a step this version of latch cannot do.")
+                throw Self.unsupportedStep
             }
         }
     }

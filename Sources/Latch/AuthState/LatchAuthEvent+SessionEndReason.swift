@@ -35,9 +35,11 @@ extension LatchAuthEvent {
 
         /// The reason a refresh error gives, or `nil` when the error does not end the session: only
         /// a server's answer (HTTP 4xx) that the refresh token is dead, or that the user is gone or
-        /// disabled, does.
+        /// disabled, does. `interaction_required` (a claims challenge) does not: the refresh token
+        /// still works, and a step-up (``LatchClient/stepUp(account:claims:scopes:correlationID:)``) uses it.
         static func ending(_ error: LatchError) -> SessionEndReason? {
             guard let status = error.httpStatus, (400..<500).contains(status) else { return nil }
+            if error.oauthError == NativeAuthErrorCode.interactionRequired.rawValue { return nil }
             let codes = error.serverErrorCodes
             switch error.code {
             case .interactionRequired:

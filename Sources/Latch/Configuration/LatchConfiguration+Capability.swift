@@ -11,12 +11,15 @@ extension LatchConfiguration {
         /// The wire value.
         public var description: String { rawValue }
 
-        /// Completing a second factor during sign-in. Not yet supported.
+        /// Completing a second factor during sign-in: the sign-in answers
+        /// ``SignInStep/awaitingMFA(_:)`` instead of ``LatchError/Code/browserRequired``.
         public static let mfaRequired = Capability(rawValue: "mfa_required")
-        /// Registering a strong authentication method during sign-in. Not yet supported.
+        /// Registering a strong authentication method during sign-in: the sign-in answers
+        /// ``SignInStep/strongAuthMethodRegistrationRequired(authMethods:state:)`` instead of
+        /// ``LatchError/Code/browserRequired``.
         public static let registrationRequired = Capability(rawValue: "registration_required")
 
-        /// The capabilities this version of the SDK can complete: none yet.
-        public static let supported: Set<Capability> = []
+        /// The capabilities this version of the SDK can complete.
+        public static let supported: Set<Capability> = [.mfaRequired, .registrationRequired]
     }
 }

@@ -12,8 +12,9 @@ public struct LatchConfiguration: Sendable {
     /// The challenge types the app can handle; `redirect` is always added (native-auth protocol).
     /// ``LatchClient/init(configuration:)`` refuses one outside ``ChallengeType/supported``.
     public var challengeTypes: [ChallengeType]
-    /// Flows the app can finish natively beyond sign-in; ``LatchClient/init(configuration:)``
-    /// refuses one outside ``Capability/supported``.
+    /// Flows the app can finish natively beyond sign-in (``Capability/mfaRequired``,
+    /// ``Capability/registrationRequired``), sent as `capabilities` when a flow starts;
+    /// ``LatchClient/init(configuration:)`` refuses one outside ``Capability/supported``.
     public var capabilities: [Capability]
     /// Where tokens are kept.
     public var credentialStore: any CredentialStore
@@ -36,6 +37,17 @@ public struct LatchConfiguration: Sendable {
     /// to return it from the cache; one expiring sooner is refreshed first. Default 300 (5 minutes,
     /// as MSAL and Firebase use); `0` uses a token until it expires. Negative values are refused.
     public var minimumValidity: TimeInterval
+    /// Headers added to every request the SDK sends, asked for before each one: the evidence a
+    /// protection policy needs (``LatchError/Code/serverProtectionPoliciesRequired``), e.g.
+    /// `["Latch-App-Attestation": "<registered key id>"]`. None by default. The SDK's own headers
+    /// (`Content-Type`, `Accept`, `client-request-id`, …) are never replaced. A provider that
+    /// throws fails the call before anything is sent: a ``LatchError`` as it is, any other error as
+    /// ``LatchError/Code/internal``.
+    ///
+    /// ```swift
+    /// configuration.requestHeaders = { ["Latch-App-Attestation": try await attestation.keyID()] }
+    /// ```
+    public var requestHeaders: @Sendable () async throws -> [String: String]
 
     /// Creates a configuration with production defaults.
     public init(
@@ -44,7 +56,7 @@ public struct LatchConfiguration: Sendable {
         credentialStore: (any CredentialStore)? = nil, retryPolicy: RetryPolicy = .default,
         logger: LatchLogger = .silent, transport: HTTPTransport = .urlSession,
         clock: @escaping @Sendable () -> Date = { Date() }, defaultScopes: [String] = ["openid", "offline_access"],
-        minimumValidity: TimeInterval = 300
+        minimumValidity: TimeInterval = 300, requestHeaders: @escaping @Sendable () async throws -> [String: String] = { [:] }
     ) {
         self.serverURL = serverURL
         self.tenant = tenant
@@ -58,6 +70,7 @@ public struct LatchConfiguration: Sendable {
         self.clock = clock
         self.defaultScopes = defaultScopes
         self.minimumValidity = minimumValidity
+        self.requestHeaders = requestHeaders
     }
 
     /// The platform's store: the Keychain on Apple platforms, the 0600 file elsewhere.
@@ -76,7 +89,9 @@ public struct LatchConfiguration: Sendable {
 
     /// The `capabilities` parameter, or `nil` when empty.
     var capabilitiesParameter: String? {
-        capabilities.isEmpty ? nil : capabilities.map(\.rawValue).joined(separator: " ")
+        var seen = Set<Capability>()
+        let unique = capabilities.filter { seen.insert($0).inserted }
+        return unique.isEmpty ? nil : unique.map(\.rawValue).joined(separator: " ")
     }
 
     /// The server origin without a trailing slash, as stored with accounts.

@@ -21,21 +21,18 @@ enum DelegateDispatch {
         }
     }
 
-    /// Runs the sign-in that ends a finished sign-up or reset and reports it: `onSignInCompleted`
-    /// on success (or `failed` if the delegate lacks it), `failed` on error.
+    /// Runs the sign-in that ends a finished sign-up or reset and reports it: `onSignInCompleted`,
+    /// `onSignInAwaitingMFA` or `onSignInStrongAuthMethodRegistration` on success (or `failed` if
+    /// the delegate lacks it), `failed` on error.
     @discardableResult
     static func signInAfterFlow(
-        _ operation: @escaping @Sendable () async throws -> SignInStep, delegate: any OnSignInCompletedDelegate,
+        _ operation: @escaping @Sendable () async throws -> SignInStep, delegate: any SignInOutcomeDelegate,
         failed: @escaping @MainActor @Sendable (LatchError) -> Void
     ) -> Task<Void, Never> {
         run(operation) { outcome in
             switch outcome {
-            case .success(.completed(let result)):
-                DelegateCallback.deliver(DelegateCallback.signInCompleted, fallback: failed) {
-                    delegate.onSignInCompleted(result: result)
-                }
             case .success(let step):
-                failed(.unexpectedStep(step))
+                DelegateCallback.signInOutcome(step, delegate: delegate, failed: failed)
             case .failure(let error):
                 failed(error)
             }
@@ -43,14 +40,21 @@ enum DelegateDispatch {
     }
 }
 
+/// The callbacks that end a sign-in call: signed in, or a second step.
+typealias SignInOutcomeDelegate = OnSignInCompletedDelegate & OnSignInAwaitingMFADelegate
+    & OnSignInStrongAuthMethodRegistrationDelegate
+
 /// Routes the default implementations of callbacks that several delegate protocols share
-/// (`onSignInCompleted`, `onSignUpCompleted`, `onSignUpAttributesRequired`) to the error callback
+/// (`onSignInCompleted`, `onSignInAwaitingMFA`, `onSignInStrongAuthMethodRegistration`,
+/// `onSignUpCompleted`, `onSignUpAttributesRequired`) to the error callback
 /// of the call being delivered, as MSAL does for an optional method the delegate lacks.
 @MainActor
 enum DelegateCallback {
     static let signInCompleted = "onSignInCompleted(result:)"
     static let signUpCompleted = "onSignUpCompleted(newState:)"
     static let signUpAttributesRequired = "onSignUpAttributesRequired(attributes:newState:)"
+    static let signInAwaitingMFA = "onSignInAwaitingMFA(newState:)"
+    static let signInStrongAuthMethodRegistration = "onSignInStrongAuthMethodRegistration(authMethods:newState:)"
 
     private struct Delivery {
         let method: String
@@ -68,6 +72,26 @@ enum DelegateCallback {
         deliveries.append(Delivery(method: method, fallback: fallback))
         defer { deliveries.removeLast() }
         call()
+    }
+
+    /// Hands a sign-in step to the callback it ends in — `onSignInCompleted`, `onSignInAwaitingMFA`
+    /// or `onSignInStrongAuthMethodRegistration` — or, for a step that needs another credential
+    /// (which only the start of a sign-in has callbacks for), reports it to `failed`.
+    static func signInOutcome(
+        _ step: SignInStep, delegate: any SignInOutcomeDelegate, failed: @escaping @MainActor (LatchError) -> Void
+    ) {
+        switch step {
+        case .completed(let result):
+            deliver(signInCompleted, fallback: failed) { delegate.onSignInCompleted(result: result) }
+        case .awaitingMFA(let state):
+            deliver(signInAwaitingMFA, fallback: failed) { delegate.onSignInAwaitingMFA(newState: state) }
+        case .strongAuthMethodRegistrationRequired(let methods, let state):
+            deliver(signInStrongAuthMethodRegistration, fallback: failed) {
+                delegate.onSignInStrongAuthMethodRegistration(authMethods: methods, newState: state)
+            }
+        case .codeRequired, .passwordRequired:
+            failed(.unexpectedStep(step))
+        }
     }
 
     /// Called by a shared default implementation: reports `method` as missing, at most once per delivery.
@@ -105,7 +129,7 @@ extension LatchError {
     var leavesStateUsable: Bool {
         if code == .userCanceled { return true }
         switch recovery {
-        case .correctInput, .resendCode, .retry: return true
+        case .correctInput, .resendCode, .retry, .chooseAnotherMethod: return true
         default: return false
         }
     }

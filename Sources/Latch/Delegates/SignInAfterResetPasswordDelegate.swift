@@ -2,9 +2,14 @@ import Foundation
 
 /// Receives the outcome of ``SignInAfterResetPasswordState/signIn(scopes:delegate:)``, on the main
 /// actor, exactly once per call. Mirrors MSAL native auth's `SignInAfterResetPasswordDelegate`;
-/// `onSignInCompleted(result:)` comes from ``OnSignInCompletedDelegate``.
+/// `onSignInCompleted(result:)`, `onSignInAwaitingMFA(newState:)` and
+/// `onSignInStrongAuthMethodRegistration(authMethods:newState:)` come from
+/// ``OnSignInCompletedDelegate``, ``OnSignInAwaitingMFADelegate`` and
+/// ``OnSignInStrongAuthMethodRegistrationDelegate``.
 @MainActor
-public protocol SignInAfterResetPasswordDelegate: OnSignInCompletedDelegate {
+public protocol SignInAfterResetPasswordDelegate: OnSignInCompletedDelegate, OnSignInAwaitingMFADelegate,
+    OnSignInStrongAuthMethodRegistrationDelegate
+{
     /// The sign-in after the reset failed. Mirrors MSAL's `onSignInAfterResetPasswordError(error:)`.
     func onSignInAfterResetPasswordError(error: LatchError)
 }

@@ -2,9 +2,14 @@ import Foundation
 
 /// Receives the outcome of ``SignInAfterSignUpState/signIn(scopes:delegate:)``, on the main actor,
 /// exactly once per call. Mirrors MSAL native auth's `SignInAfterSignUpDelegate`;
-/// `onSignInCompleted(result:)` comes from ``OnSignInCompletedDelegate``.
+/// `onSignInCompleted(result:)`, `onSignInAwaitingMFA(newState:)` and
+/// `onSignInStrongAuthMethodRegistration(authMethods:newState:)` come from
+/// ``OnSignInCompletedDelegate``, ``OnSignInAwaitingMFADelegate`` and
+/// ``OnSignInStrongAuthMethodRegistrationDelegate``.
 @MainActor
-public protocol SignInAfterSignUpDelegate: OnSignInCompletedDelegate {
+public protocol SignInAfterSignUpDelegate: OnSignInCompletedDelegate, OnSignInAwaitingMFADelegate,
+    OnSignInStrongAuthMethodRegistrationDelegate
+{
     /// The sign-in after the sign-up failed. Mirrors MSAL's `onSignInAfterSignUpError(error:)`.
     func onSignInAfterSignUpError(error: LatchError)
 }

@@ -2,9 +2,14 @@ import Foundation
 
 /// Receives the outcome of ``SignInPasswordRequiredState/submitPassword(_:delegate:)``, on the main
 /// actor, exactly once per call. Mirrors MSAL native auth's `SignInPasswordRequiredDelegate`;
-/// `onSignInCompleted(result:)` comes from ``OnSignInCompletedDelegate``.
+/// `onSignInCompleted(result:)`, `onSignInAwaitingMFA(newState:)` and
+/// `onSignInStrongAuthMethodRegistration(authMethods:newState:)` come from
+/// ``OnSignInCompletedDelegate``, ``OnSignInAwaitingMFADelegate`` and
+/// ``OnSignInStrongAuthMethodRegistrationDelegate``.
 @MainActor
-public protocol SignInPasswordRequiredDelegate: OnSignInCompletedDelegate {
+public protocol SignInPasswordRequiredDelegate: OnSignInCompletedDelegate, OnSignInAwaitingMFADelegate,
+    OnSignInStrongAuthMethodRegistrationDelegate
+{
     /// The password was not accepted (e.g. ``LatchError/Code/wrongPassword``). `newState` is the
     /// state to try again with, else `nil`. Mirrors MSAL's `onSignInPasswordRequiredError(error:newState:)`.
     func onSignInPasswordRequiredError(error: LatchError, newState: SignInPasswordRequiredState?)
@@ -20,15 +25,10 @@ extension SignInPasswordRequiredState {
             try await self.submitPassword(password)
         } deliver: { outcome in
             switch outcome {
-            case .success(.completed(let result)):
-                DelegateCallback.deliver(
-                    DelegateCallback.signInCompleted,
-                    fallback: { delegate.onSignInPasswordRequiredError(error: $0, newState: nil) }
-                ) {
-                    delegate.onSignInCompleted(result: result)
-                }
             case .success(let step):
-                delegate.onSignInPasswordRequiredError(error: .unexpectedStep(step), newState: nil)
+                DelegateCallback.signInOutcome(step, delegate: delegate) {
+                    delegate.onSignInPasswordRequiredError(error: $0, newState: nil)
+                }
             case .failure(let error):
                 delegate.onSignInPasswordRequiredError(error: error, newState: error.leavesStateUsable ? self : nil)
             }

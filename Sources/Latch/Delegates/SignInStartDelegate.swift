@@ -1,10 +1,15 @@
 import Foundation
 
-/// Receives the outcome of ``LatchClient/signIn(username:password:scopes:delegate:)``, on the main
-/// actor, exactly once per call. Mirrors MSAL native auth's `SignInStartDelegate`;
-/// `onSignInCompleted(result:)` comes from ``OnSignInCompletedDelegate``.
+/// Receives the outcome of ``LatchClient/signIn(username:password:scopes:claims:correlationID:delegate:)``,
+/// on the main actor, exactly once per call. Mirrors MSAL native auth's `SignInStartDelegate`;
+/// `onSignInCompleted(result:)`, `onSignInAwaitingMFA(newState:)` and
+/// `onSignInStrongAuthMethodRegistration(authMethods:newState:)` come from
+/// ``OnSignInCompletedDelegate``, ``OnSignInAwaitingMFADelegate`` and
+/// ``OnSignInStrongAuthMethodRegistrationDelegate``.
 @MainActor
-public protocol SignInStartDelegate: OnSignInCompletedDelegate {
+public protocol SignInStartDelegate: OnSignInCompletedDelegate, OnSignInAwaitingMFADelegate,
+    OnSignInStrongAuthMethodRegistrationDelegate
+{
     /// The sign-in failed (``LatchError/Code/userNotFound``, ``LatchError/Code/wrongPassword``, …).
     /// Mirrors MSAL's `onSignInStartError(error:)`.
     func onSignInStartError(error: LatchError)
@@ -39,31 +44,28 @@ extension SignInStartDelegate {
 
 extension LatchClient {
     /// Starts a sign-in and reports to `delegate` on the main actor; see
-    /// ``signIn(username:password:scopes:correlationID:)`` for the parameters.
+    /// ``signIn(username:password:scopes:claims:correlationID:)`` for the parameters.
     /// Mirrors MSAL's `signIn(username:password:scopes:delegate:)`.
     /// - Returns: the running work; cancelling it ends in ``LatchError/Code/userCanceled``. The
     ///   delegate is held until its callback has run.
     @discardableResult
     public func signIn(
-        username: String, password: String? = nil, scopes: [String]? = nil, correlationID: UUID? = nil,
-        delegate: any SignInStartDelegate
+        username: String, password: String? = nil, scopes: [String]? = nil, claims: String? = nil,
+        correlationID: UUID? = nil, delegate: any SignInStartDelegate
     ) -> Task<Void, Never> {
         DelegateDispatch.run {
-            try await self.signIn(username: username, password: password, scopes: scopes, correlationID: correlationID)
+            try await self.signIn(
+                username: username, password: password, scopes: scopes, claims: claims, correlationID: correlationID)
         } deliver: { outcome in
             switch outcome {
-            case .success(.completed(let result)):
-                DelegateCallback.deliver(
-                    DelegateCallback.signInCompleted, fallback: { delegate.onSignInStartError(error: $0) }
-                ) {
-                    delegate.onSignInCompleted(result: result)
-                }
             case .success(.codeRequired(let state)):
                 delegate.onSignInCodeRequired(
                     newState: state, sentTo: state.delivery.sentTo,
                     channelTargetType: state.delivery.channel, codeLength: state.delivery.codeLength)
             case .success(.passwordRequired(let state)):
                 delegate.onSignInPasswordRequired(newState: state)
+            case .success(let step):
+                DelegateCallback.signInOutcome(step, delegate: delegate) { delegate.onSignInStartError(error: $0) }
             case .failure(let error):
                 delegate.onSignInStartError(error: error)
             }

@@ -2,9 +2,14 @@ import Foundation
 
 /// Receives the outcome of ``SignInCodeRequiredState/submitCode(_:delegate:)``, on the main actor,
 /// exactly once per call. Mirrors MSAL native auth's `SignInVerifyCodeDelegate`;
-/// `onSignInCompleted(result:)` comes from ``OnSignInCompletedDelegate``.
+/// `onSignInCompleted(result:)`, `onSignInAwaitingMFA(newState:)` and
+/// `onSignInStrongAuthMethodRegistration(authMethods:newState:)` come from
+/// ``OnSignInCompletedDelegate``, ``OnSignInAwaitingMFADelegate`` and
+/// ``OnSignInStrongAuthMethodRegistrationDelegate``.
 @MainActor
-public protocol SignInVerifyCodeDelegate: OnSignInCompletedDelegate {
+public protocol SignInVerifyCodeDelegate: OnSignInCompletedDelegate, OnSignInAwaitingMFADelegate,
+    OnSignInStrongAuthMethodRegistrationDelegate
+{
     /// The code was not accepted. `newState` is the same state when it can be used again (a wrong
     /// or expired code, a network error), else `nil`. Mirrors MSAL's `onSignInVerifyCodeError(error:newState:)`.
     func onSignInVerifyCodeError(error: LatchError, newState: SignInCodeRequiredState?)
@@ -20,15 +25,10 @@ extension SignInCodeRequiredState {
             try await self.submitCode(code)
         } deliver: { outcome in
             switch outcome {
-            case .success(.completed(let result)):
-                DelegateCallback.deliver(
-                    DelegateCallback.signInCompleted,
-                    fallback: { delegate.onSignInVerifyCodeError(error: $0, newState: nil) }
-                ) {
-                    delegate.onSignInCompleted(result: result)
-                }
             case .success(let step):
-                delegate.onSignInVerifyCodeError(error: .unexpectedStep(step), newState: nil)
+                DelegateCallback.signInOutcome(step, delegate: delegate) {
+                    delegate.onSignInVerifyCodeError(error: $0, newState: nil)
+                }
             case .failure(let error):
                 delegate.onSignInVerifyCodeError(error: error, newState: error.leavesStateUsable ? self : nil)
             }

@@ -22,6 +22,14 @@ extension LatchError: CustomNSError, LocalizedError {
         public static let retryAfter = "LatchRetryAfterKey"
         /// Invalid attribute names ([String]).
         public static let invalidAttributes = "LatchInvalidAttributesKey"
+        /// The scopes granted, with ``Code/serverDeclinedScopes`` ([String]).
+        public static let grantedScopes = "LatchGrantedScopesKey"
+        /// The requested scopes declined, with ``Code/serverDeclinedScopes`` ([String]).
+        public static let declinedScopes = "LatchDeclinedScopesKey"
+        /// The protection policy to satisfy, with ``Code/serverProtectionPoliciesRequired`` (String).
+        public static let protectionPolicy = "LatchProtectionPolicyKey"
+        /// The claims challenge, with ``Code/interactionRequired`` (String, JSON).
+        public static let claimsChallenge = "LatchClaimsChallengeKey"
     }
 
     public static var errorDomain: String { domain }
@@ -40,6 +48,10 @@ extension LatchError: CustomNSError, LocalizedError {
         if let httpStatus { info[UserInfoKey.httpStatus] = httpStatus }
         if let retryAfter { info[UserInfoKey.retryAfter] = retryAfter }
         if !invalidAttributes.isEmpty { info[UserInfoKey.invalidAttributes] = invalidAttributes }
+        if code == .serverDeclinedScopes || !grantedScopes.isEmpty { info[UserInfoKey.grantedScopes] = grantedScopes }
+        if code == .serverDeclinedScopes || !declinedScopes.isEmpty { info[UserInfoKey.declinedScopes] = declinedScopes }
+        if let protectionPolicy { info[UserInfoKey.protectionPolicy] = protectionPolicy }
+        if let claimsChallenge { info[UserInfoKey.claimsChallenge] = claimsChallenge }
         return info
     }
 

@@ -47,6 +47,15 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
     /// A claims challenge (OpenID Connect Core § 5.5 `claims` request) to pass to the next sign-in,
     /// when the server asked for one. Not the claims of a token: those are ``LatchAccount/claims``.
     public let claimsChallenge: String?
+    /// The scopes the server granted, with ``Code/serverDeclinedScopes`` (as the token response
+    /// named them).
+    public let grantedScopes: [String]
+    /// The requested scopes the server did not grant, with ``Code/serverDeclinedScopes``
+    /// (`openid`, `profile` and `offline_access` are never counted).
+    public let declinedScopes: [String]
+    /// The protection policy the app must satisfy, with ``Code/serverProtectionPoliciesRequired``
+    /// (the server's `protection_policy`, e.g. `app_attestation`).
+    public let protectionPolicy: String?
     /// The flow's next continuation token, when the answer carried one (internal: flow states use it).
     var continuationToken: String?
     /// Attributes the server still requires (internal: becomes a sign-up state).
@@ -57,7 +66,8 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
         code: Code, message: String, failureReason: String? = nil, underlyingError: (any Error)? = nil,
         retryAfter: TimeInterval? = nil, correlationID: String? = nil, httpStatus: Int? = nil,
         oauthError: String? = nil, suberror: String? = nil, serverErrorCodes: [Int] = [],
-        invalidAttributes: [String] = [], claimsChallenge: String? = nil
+        invalidAttributes: [String] = [], claimsChallenge: String? = nil, grantedScopes: [String] = [],
+        declinedScopes: [String] = [], protectionPolicy: String? = nil
     ) {
         self.code = code
         self.message = message
@@ -71,6 +81,9 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
         self.serverErrorCodes = serverErrorCodes
         self.invalidAttributes = invalidAttributes
         self.claimsChallenge = claimsChallenge
+        self.grantedScopes = grantedScopes
+        self.declinedScopes = declinedScopes
+        self.protectionPolicy = protectionPolicy
     }
 
     /// The cross-platform name, e.g. `ERROR_WRONG_PASSWORD`.
@@ -86,8 +99,15 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
     public var recovery: Recovery {
         switch code {
         case .networkError, .serverError, .tooManyRequests: .retry(after: retryAfter)
-        case .wrongPassword, .weakPassword, .invalidEmail, .invalidAttributes, .missingInput, .invalidCode: .correctInput
+        case .wrongPassword, .weakPassword, .invalidEmail, .invalidAttributes, .missingInput, .invalidCode, .invalidInput:
+            .correctInput
         case .codeExpired, .codeAttemptsExceeded: .resendCode
+        case .invalidChallenge:
+            serverErrorCodes.contains(ServerErrorCode.expired) || serverErrorCodes.contains(ServerErrorCode.codeAttemptsExceeded)
+                ? .resendCode : .correctInput
+        case .authMethodBlocked, .verificationContactBlocked: .chooseAnotherMethod
+        case .serverDeclinedScopes: .retryWithScopes(grantedScopes)
+        case .serverProtectionPoliciesRequired: .satisfyProtectionPolicy(name: protectionPolicy ?? "")
         case .flowExpired, .invalidFlowState: .restartFlow
         case .interactionRequired: .signInAgain(claimsChallenge: claimsChallenge)
         case .browserRequired: .useBrowser

@@ -43,11 +43,16 @@ extension LatchError {
 
         /// Anything else; see ``LatchError/message`` (MSAL −50000).
         public static let `internal` = Code(rawValue: -50000)
-        /// Silent acquisition failed: the session expired or was revoked; sign in again (MSAL −50002).
+        /// Silent acquisition failed: the session expired or was revoked, or the server asks for
+        /// more (``LatchError/claimsChallenge``, then the session is still valid: step up with
+        /// ``LatchClient/stepUp(account:claims:scopes:correlationID:)``); sign in again (MSAL −50002).
         public static let interactionRequired = Code(rawValue: -50002)
-        /// The server granted fewer scopes than requested (MSAL −50003).
+        /// The server granted fewer scopes than requested (MSAL −50003). The tokens are stored all the
+        /// same; ``LatchError/grantedScopes`` and ``LatchError/declinedScopes`` say which, and a silent
+        /// acquisition for the granted ones is served from the cache.
         public static let serverDeclinedScopes = Code(rawValue: -50003)
-        /// An app-protection policy must be applied first (MSAL −50004).
+        /// An app-protection policy must be applied first (MSAL −50004): ``LatchError/protectionPolicy``
+        /// names it; supply the evidence through ``LatchConfiguration/requestHeaders`` and try again.
         public static let serverProtectionPoliciesRequired = Code(rawValue: -50004)
         /// The user cancelled (MSAL −50005).
         public static let userCanceled = Code(rawValue: -50005)
@@ -81,6 +86,21 @@ extension LatchError {
         /// The configuration asks for something this version of the SDK cannot do (a challenge type
         /// or capability it cannot complete); raised when the client is made.
         public static let invalidConfiguration = Code(rawValue: 19012)
+        /// The second-factor method chosen is blocked (the server's reputation check refused it,
+        /// `access_denied` + `provider_blocked_by_rep` at `oauth2/v2.0/challenge`); offer another of
+        /// ``MFARequiredState/authMethods``. MSAL's `authMethodBlocked`.
+        public static let authMethodBlocked = Code(rawValue: 19013)
+        /// The second-factor or registration code is wrong (`invalid_oob_value` at the `mfa_oob`
+        /// grant or `register/v1.0/continue`); the state stays usable: ask again, or send a new code
+        /// when ``LatchError/recovery`` says ``LatchError/Recovery/resendCode``. MSAL's `invalidChallenge`.
+        public static let invalidChallenge = Code(rawValue: 19014)
+        /// The verification contact given to register a strong authentication method is not valid
+        /// (`invalid_request` with 901001); correct it. MSAL's `invalidInput`.
+        public static let invalidInput = Code(rawValue: 19015)
+        /// The verification contact given to register a strong authentication method is blocked
+        /// (`access_denied` + `provider_blocked_by_rep` at `register/v1.0/challenge`); use another
+        /// contact or method. MSAL's `verificationContactBlocked`.
+        public static let verificationContactBlocked = Code(rawValue: 19016)
 
         /// The cross-platform name, e.g. `ERROR_WRONG_PASSWORD`.
         public var name: String { Self.names[rawValue] ?? "ERROR_UNKNOWN_\(rawValue)" }
@@ -98,7 +118,8 @@ extension LatchError {
             19003: "ERROR_CODE_ATTEMPTS_EXCEEDED", 19004: "ERROR_FLOW_EXPIRED", 19005: "ERROR_INVALID_FLOW_STATE",
             19006: "ERROR_INVALID_ATTRIBUTES", 19007: "ERROR_UNKNOWN_CLIENT", 19008: "ERROR_UNKNOWN_TENANT",
             19009: "ERROR_INVALID_SCOPE", 19010: "ERROR_MISSING_INPUT", 19011: "ERROR_UNEXPECTED_RESPONSE",
-            19012: "ERROR_INVALID_CONFIGURATION",
+            19012: "ERROR_INVALID_CONFIGURATION", 19013: "ERROR_AUTH_METHOD_BLOCKED", 19014: "ERROR_INVALID_CHALLENGE",
+            19015: "ERROR_INVALID_INPUT", 19016: "ERROR_VERIFICATION_CONTACT_BLOCKED",
         ]
 
         /// Lets `catch LatchError.Code.x` match a thrown ``LatchError``.

@@ -23,5 +23,15 @@ extension LatchError {
         case signUpInstead
         /// Check the credential store (device locked, disk full, permissions).
         case checkCredentialStore
+        /// Offer another method or contact: the one chosen is blocked (``Code/authMethodBlocked``,
+        /// ``Code/verificationContactBlocked``). The state the call was made on stays usable.
+        case chooseAnotherMethod
+        /// The tokens for these scopes (the granted ones) are stored: use them, or ask for the
+        /// declined ones again later (``Code/serverDeclinedScopes``).
+        case retryWithScopes([String])
+        /// Satisfy the protection policy of this name (e.g. `app_attestation`): supply its evidence
+        /// through ``LatchConfiguration/requestHeaders``, then try again
+        /// (``Code/serverProtectionPoliciesRequired``). Empty when the server named none.
+        case satisfyProtectionPolicy(name: String)
     }
 }

@@ -6,11 +6,23 @@ internal import LatchWire
 /// envelope (`error`, `suberror`, `error_codes`), HTTP statuses, the `redirect` answer and transport
 /// failures. Every row has a test.
 enum ServerErrorMapping {
-    /// Context of the answer being mapped.
+    /// Context of the answer being mapped: some rows hold only at one endpoint (a blocked method
+    /// at `oauth2/v2.0/challenge` is not a blocked contact at `register/v1.0/challenge`).
     struct Answer {
         var status: Int
         var retryAfter: TimeInterval?
         var correlationID: String?
+        /// The endpoint under the tenant, e.g. `oauth2/v2.0/token`; empty when unknown.
+        var path: String = ""
+        /// The request's `grant_type`, at the token endpoint.
+        var grantType: String? = nil
+    }
+
+    /// The endpoints whose rows differ.
+    enum Endpoint {
+        static let token = "oauth2/v2.0/token"
+        static let registerChallenge = "register/v1.0/challenge"
+        static let registerContinue = "register/v1.0/continue"
     }
 
     /// Maps an error envelope.
@@ -23,7 +35,9 @@ enum ServerErrorMapping {
                 code: code, message: message, failureReason: reason ?? envelope.errorDescription,
                 retryAfter: answer.retryAfter, correlationID: envelope.correlationID ?? answer.correlationID,
                 httpStatus: answer.status, oauthError: envelope.error.rawValue, suberror: suberror,
-                serverErrorCodes: codes, invalidAttributes: envelope.invalidAttributes?.map(\.name) ?? [])
+                serverErrorCodes: codes, invalidAttributes: envelope.invalidAttributes?.map(\.name) ?? [],
+                claimsChallenge: code == .interactionRequired ? envelope.claims : nil,
+                protectionPolicy: code == .serverProtectionPoliciesRequired ? envelope.protectionPolicy : nil)
             error.continuationToken = envelope.continuationToken
             error.requiredAttributes = envelope.requiredAttributes ?? []
             return error
@@ -51,19 +65,47 @@ enum ServerErrorMapping {
             return make(.browserRequired, "The server needs a challenge type this app does not support.")
         case .invalidScope:
             return make(.invalidScope, "A requested scope is not allowed: \(description)")
+        case .interactionRequired:
+            // A claims challenge (step-up) or another reason the user must act; the refresh token
+            // still works, so the session does not end (see LatchAuthEvent.SessionEndReason).
+            return make(.interactionRequired, "The server needs the user to act: \(description)")
+        case .unauthorizedClient where envelope.suberror == .protectionPolicyRequired:
+            return make(
+                .serverProtectionPoliciesRequired,
+                "The app must satisfy the protection policy '\(envelope.protectionPolicy ?? "")' first.")
         case .unauthorizedClient, .invalidClient:
             if codes.contains(ServerErrorCode.clientNotFound) {
                 return make(.unknownClient, "The client id is not registered in this tenant.")
             }
             return make(.operationNotAllowed, "The client may not use this flow: \(description)")
+        case .accessDenied where envelope.suberror == .providerBlockedByReputation:
+            if answer.path == Endpoint.registerChallenge {
+                return make(.verificationContactBlocked, "This verification contact is blocked; use another one.")
+            }
+            return make(.authMethodBlocked, "This authentication method is blocked; choose another one.")
         case .accessDenied:
             return make(.operationNotAllowed, "Access denied: \(description)")
         case .invalidRequest:
             if codes.contains(ServerErrorCode.tenantNotFound) {
                 return make(.unknownTenant, "The tenant does not exist.")
             }
+            if codes.contains(ServerErrorCode.invalidVerificationContact) {
+                return make(.invalidInput, "The verification contact is not valid.")
+            }
             return make(.internal, "The server refused the request: \(description)")
         case .invalidGrant:
+            let secondFactor =
+                answer.path == Endpoint.registerContinue || (answer.path == Endpoint.token && answer.grantType == "mfa_oob")
+            if secondFactor, envelope.suberror == .invalidOOBValue {
+                // One code, as MSAL has; the recovery tells a wrong code from a dead one.
+                if codes.contains(ServerErrorCode.expired) {
+                    return make(.invalidChallenge, "The code expired; request a new one.")
+                }
+                if codes.contains(ServerErrorCode.codeAttemptsExceeded) {
+                    return make(.invalidChallenge, "The code was entered wrongly too often; request a new one.")
+                }
+                return make(.invalidChallenge, "The code is incorrect.")
+            }
             return invalidGrant(codes: codes, suberror: envelope.suberror, make: make)
         default:
             return make(.internal, "Unexpected server error '\(envelope.error.rawValue)': \(description)")

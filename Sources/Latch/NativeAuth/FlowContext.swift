@@ -9,22 +9,27 @@ struct FlowContext: Sendable {
         case signIn = "sign_in"
         case signUp = "sign_up"
         case resetPassword = "reset_password"
+        case stepUp = "step_up"
     }
 
     let session: LatchSession
     let kind: Kind
     let correlationID: UUID
+    /// The app's claims request (OpenID Connect Core § 5.5, JSON text), sent as `claims` with every
+    /// `/token` call of the flow.
+    let claims: String?
 
     /// Starts a flow with the app's correlation id, or a new one.
-    init(session: LatchSession, kind: Kind, correlationID: UUID?) {
+    init(session: LatchSession, kind: Kind, correlationID: UUID?, claims: String? = nil) {
         self.session = session
         self.kind = kind
         self.correlationID = correlationID ?? UUID()
+        self.claims = claims
     }
 
     /// The same flow continuing as another kind (the sign-in that ends a sign-up or a reset).
     func continuing(as kind: Kind) -> FlowContext {
-        FlowContext(session: session, kind: kind, correlationID: correlationID)
+        FlowContext(session: session, kind: kind, correlationID: correlationID, claims: claims)
     }
 
     /// The correlation id as sent on the wire.

@@ -95,7 +95,8 @@ public struct SignInAfterResetPasswordState: Sendable {
     public var correlationID: UUID { flow.correlationID }
 
     /// Signs in with the reset's continuation token.
-    /// - Returns: ``SignInStep/completed(_:)`` once signed in.
+    /// - Returns: ``SignInStep/completed(_:)`` once signed in, or the second step the server asks
+    ///   for (``SignInStep/awaitingMFA(_:)``, ``SignInStep/strongAuthMethodRegistrationRequired(authMethods:state:)``).
     public func signIn(scopes: [String]? = nil) async throws -> SignInStep {
         let signIn = flow.continuing(as: .signIn)
         return try await signIn.step("after_reset_password") {

@@ -22,14 +22,14 @@ public struct SignInCodeRequiredState: Sendable {
     public var correlationID: UUID { flow.correlationID }
 
     /// Submits the code; a wrong code leaves this state usable. Never re-sent automatically.
-    /// - Returns: ``SignInStep/completed(_:)`` once signed in.
+    /// - Returns: ``SignInStep/completed(_:)`` once signed in, or the second step the server asks
+    ///   for (``SignInStep/awaitingMFA(_:)``, ``SignInStep/strongAuthMethodRegistrationRequired(authMethods:state:)``).
     /// - Throws: ``LatchError/Code/invalidCode``, ``LatchError/Code/codeExpired``, ``LatchError/Code/codeAttemptsExceeded``, …
     public func submitCode(_ code: String) async throws -> SignInStep {
         try await flow.step("submit_code") {
             let code = try Input.code(code)
-            return .completed(
-                try await flow.session.token(
-                    flow, ["grant_type": "oob", "continuation_token": token, "oob": code], username: username, scopes: scopes))
+            return try await flow.session.signInGrant(
+                flow, ["grant_type": "oob", "continuation_token": token, "oob": code], username: username, scopes: scopes)
         }
     }
 
@@ -64,7 +64,8 @@ public struct SignInPasswordRequiredState: Sendable {
     public var correlationID: UUID { flow.correlationID }
 
     /// Submits the password; a wrong password leaves this state usable for another try.
-    /// - Returns: ``SignInStep/completed(_:)`` once signed in.
+    /// - Returns: ``SignInStep/completed(_:)`` once signed in, or the second step the server asks
+    ///   for (``SignInStep/awaitingMFA(_:)``, ``SignInStep/strongAuthMethodRegistrationRequired(authMethods:state:)``).
     /// - Throws: ``LatchError/Code/wrongPassword``, …
     public func submitPassword(_ password: String) async throws -> SignInStep {
         try await flow.step("submit_password") {
@@ -76,9 +77,8 @@ public struct SignInPasswordRequiredState: Sendable {
     /// logs the sign-in it is part of).
     func submit(_ password: String) async throws -> SignInStep {
         guard !password.isEmpty else { throw Input.missing("password") }
-        return .completed(
-            try await flow.session.token(
-                flow, ["grant_type": "password", "continuation_token": token, "password": password], username: username,
-                scopes: scopes))
+        return try await flow.session.signInGrant(
+            flow, ["grant_type": "password", "continuation_token": token, "password": password], username: username,
+            scopes: scopes)
     }
 }

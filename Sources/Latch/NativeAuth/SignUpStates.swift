@@ -98,7 +98,8 @@ public struct SignInAfterSignUpState: Sendable {
     public var correlationID: UUID { flow.correlationID }
 
     /// Signs in with the sign-up's continuation token.
-    /// - Returns: ``SignInStep/completed(_:)`` once signed in.
+    /// - Returns: ``SignInStep/completed(_:)`` once signed in, or the second step the server asks
+    ///   for (``SignInStep/awaitingMFA(_:)``, ``SignInStep/strongAuthMethodRegistrationRequired(authMethods:state:)``).
     public func signIn(scopes: [String]? = nil) async throws -> SignInStep {
         let signIn = flow.continuing(as: .signIn)
         return try await signIn.step("after_sign_up") {

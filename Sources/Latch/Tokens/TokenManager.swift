@@ -88,6 +88,12 @@ final class TokenManager: Sendable {
         return memory.withLock { $0 ?? [:] }
     }
 
+    /// The refresh token stored for `account` (this client's newer in-memory one, if a store
+    /// write failed), or `nil` when it is not signed in.
+    func refreshToken(for account: LatchAccount) async throws -> String? {
+        merge(try await readStore().accounts)[key(for: account)]?.refreshToken
+    }
+
     func key(for account: LatchAccount) -> String {
         StoredAccount.key(
             server: configuration.serverKey, tenant: configuration.tenant, clientID: configuration.clientID,
@@ -271,6 +277,10 @@ final class TokenManager: Sendable {
                     throw Self.signedOutDuringRefresh()
                 }
                 await persist(snapshot, what: "refreshed tokens", correlationID: correlationID)
+                if let scopes {
+                    // Stored all the same: a later call for the granted scopes is a cache hit.
+                    try DeclinedScopes.check(requested: scopes, granted: reply.scope)
+                }
                 return record
             }
         }

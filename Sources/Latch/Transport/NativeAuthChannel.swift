@@ -32,11 +32,15 @@ struct NativeAuthChannel: Sendable {
         let request = makeRequest(path, form, correlationID: correlationID)
         let logPath = request.url?.path ?? path
         let logger = configuration.logger
+        let context = ServerErrorMapping.Answer(
+            status: 0, correlationID: correlationID, path: path, grantType: form["grant_type"] ?? nil)
         var attempt = 1
         while true {
             if Task.isCancelled { throw ServerErrorMapping.cancelled(nil, correlationID: correlationID) }
+            // Asked on every attempt, so evidence that is good for one request (a nonce) stays fresh.
+            let sent = try await withAppHeaders(request, correlationID: correlationID)
             let started = ContinuousClock.now
-            let outcome = await send(request, correlationID: correlationID)
+            let outcome = await send(sent, context: context)
             let milliseconds = Self.milliseconds(since: started)
             switch outcome {
             case .success(let (reply, status)):
@@ -91,7 +95,35 @@ struct NativeAuthChannel: Sendable {
         }
     }
 
-    private func send(_ request: URLRequest, correlationID: String) async -> Result<(NativeAuthReply, Int), Failure> {
+    /// `request` with the headers of ``LatchConfiguration/requestHeaders`` added; the SDK's own
+    /// headers (`Content-Type`, `Accept`, `client-request-id`, …) are not replaced.
+    /// - Throws: what the provider throws, as a ``LatchError`` (``LatchError/Code/internal`` for
+    ///   any other error); the request is not sent.
+    private func withAppHeaders(_ request: URLRequest, correlationID: String) async throws -> URLRequest {
+        let headers: [String: String]
+        do {
+            headers = try await configuration.requestHeaders()
+        } catch let error as LatchError {
+            throw error.correlated(with: correlationID)
+        } catch {
+            if ServerErrorMapping.isCancellation(error) {
+                throw ServerErrorMapping.cancelled(error, correlationID: correlationID)
+            }
+            throw LatchError(
+                code: .internal, message: "The app's requestHeaders provider failed: \(error)", underlyingError: error,
+                correlationID: correlationID)
+        }
+        guard !headers.isEmpty else { return request }
+        var request = request
+        for (name, value) in headers where request.value(forHTTPHeaderField: name) == nil {
+            request.setValue(value, forHTTPHeaderField: name)
+        }
+        return request
+    }
+
+    private func send(_ request: URLRequest, context: ServerErrorMapping.Answer) async -> Result<(NativeAuthReply, Int), Failure>
+    {
+        let correlationID = context.correlationID ?? ""
         let data: Data
         let response: URLResponse
         do {
@@ -122,7 +154,9 @@ struct NativeAuthChannel: Sendable {
         }
         let status = http.statusCode
         let retryAfter = RetryPolicy.parseRetryAfter(http.value(forHTTPHeaderField: "Retry-After"), now: configuration.clock())
-        let answer = ServerErrorMapping.Answer(status: status, retryAfter: retryAfter, correlationID: correlationID)
+        var answer = context
+        answer.status = status
+        answer.retryAfter = retryAfter
         if (200..<300).contains(status) {
             // An empty body is the whole answer of endpoints that return nothing (revocation,
             // RFC 7009 § 2.2); callers that need members check for them.

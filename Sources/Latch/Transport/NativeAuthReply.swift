@@ -6,6 +6,8 @@ struct NativeAuthReply: Decodable, Sendable {
     var bindingMethod: String?
     var challengeChannel: String?
     var challengeTargetLabel: String?
+    /// The contact a registration code went to (`register/v1.0/challenge`, unmasked: the app gave it).
+    var challengeTarget: String?
     var codeLength: Int?
     var interval: Int?
     var expiresIn: Int?
@@ -20,14 +22,33 @@ struct NativeAuthReply: Decodable, Sendable {
     var idToken: String?
     /// Latch's device token, after a sign-in (kept per username, sent with the next ones).
     var deviceToken: String?
+    /// The strong authentication methods of an introspection (`oauth2/v2.0/introspect`,
+    /// `register/v1.0/introspect`).
+    var methods: [AuthMethod]?
+
+    /// One `methods[]` entry; a missing required member makes the whole answer undecodable, as in MSAL.
+    struct AuthMethod: Decodable, Sendable {
+        var id: String
+        var challengeType: String
+        var challengeChannel: String
+        var loginHint: String?
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case challengeType = "challenge_type"
+            case challengeChannel = "challenge_channel"
+            case loginHint = "login_hint"
+        }
+    }
 
     enum CodingKeys: String, CodingKey {
-        case interval, status, scope
+        case interval, status, scope, methods
         case continuationToken = "continuation_token"
         case challengeType = "challenge_type"
         case bindingMethod = "binding_method"
         case challengeChannel = "challenge_channel"
         case challengeTargetLabel = "challenge_target_label"
+        case challengeTarget = "challenge_target"
         case codeLength = "code_length"
         case expiresIn = "expires_in"
         case pollInterval = "poll_interval"

@@ -13,8 +13,11 @@ struct PublicSurfaceTests {
     @Test(
         "a challenge type or capability the SDK cannot complete is refused when the client is made, before any request",
         arguments: [
-            ([LatchConfiguration.ChallengeType.oob, .password], [LatchConfiguration.Capability.mfaRequired], "mfa_required"),
-            ([.oob, .password], [.registrationRequired], "registration_required"),
+            (
+                [LatchConfiguration.ChallengeType.oob, .password],
+                [LatchConfiguration.Capability.mfaRequired, LatchConfiguration.Capability(rawValue: "device_binding")],
+                "device_binding"
+            ),
             ([.oob, LatchConfiguration.ChallengeType(rawValue: "otp")], [], "otp"),
         ])
     func refusedConfiguration(
@@ -33,7 +36,7 @@ struct PublicSurfaceTests {
         #expect(recorder.count == 0)
     }
 
-    @Test("supported challenge types are accepted; redirect may be listed")
+    @Test("supported challenge types and capabilities are accepted; redirect may be listed")
     func acceptedConfiguration() throws {
         for types in [[LatchConfiguration.ChallengeType.oob], [.password], [.oob, .password, .redirect], []] {
             let client = try LatchClient(
@@ -42,7 +45,18 @@ struct PublicSurfaceTests {
                     credentialStore: InMemoryCredentialStore()))
             #expect(client.configuration.challengeTypes == types)
         }
-        #expect(LatchConfiguration.Capability.supported.isEmpty)
+        for capabilities in [
+            [LatchConfiguration.Capability.mfaRequired], [.registrationRequired], [.mfaRequired, .registrationRequired],
+        ] {
+            let client = try LatchClient(
+                configuration: LatchConfiguration(
+                    serverURL: URL(string: "http://127.0.0.1:9")!, clientID: "latch-dev", capabilities: capabilities,
+                    credentialStore: InMemoryCredentialStore()))
+            #expect(client.configuration.capabilities == capabilities)
+        }
+        #expect(LatchConfiguration.Capability.supported == [.mfaRequired, .registrationRequired])
+        #expect(LatchConfiguration.Capability.mfaRequired.rawValue == "mfa_required")
+        #expect(LatchConfiguration.Capability.registrationRequired.rawValue == "registration_required")
         #expect(LatchConfiguration.ChallengeType.supported == [.oob, .password, .redirect])
     }
 

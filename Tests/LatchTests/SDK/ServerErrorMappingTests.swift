@@ -19,16 +19,21 @@ struct ServerErrorMappingTests {
         let codes: [Int]?
         let expected: LatchError.Code
         let recovery: LatchError.Recovery
+        /// The endpoint the answer came from, for the rows that hold at one endpoint only.
+        let path: String
+        let grantType: String?
 
         init(
             _ name: String, status: Int = 400, _ error: String, suberror: String? = nil, codes: [Int]? = nil,
-            _ expected: LatchError.Code, _ recovery: LatchError.Recovery
+            at path: String = "", grantType: String? = nil, _ expected: LatchError.Code, _ recovery: LatchError.Recovery
         ) {
             self.name = name
             self.status = status
             self.error = error
             self.suberror = suberror
             self.codes = codes
+            self.path = path
+            self.grantType = grantType
             self.expected = expected
             self.recovery = recovery
         }
@@ -115,6 +120,38 @@ struct ServerErrorMappingTests {
         Row("invalid_grant, unknown codes", "invalid_grant", codes: [123], .internal, .none),
         Row("invalid_grant, unknown suberror", "invalid_grant", suberror: "mfa_required", .internal, .none),
         Row("unknown error", "some_future_error", codes: [42], .internal, .none),
+        // Second factors, registration, step-up and protection policies.
+        Row(
+            "access_denied provider_blocked_by_rep at oauth2/v2.0/challenge", "access_denied",
+            suberror: "provider_blocked_by_rep", at: "oauth2/v2.0/challenge", .authMethodBlocked, .chooseAnotherMethod),
+        Row(
+            "access_denied provider_blocked_by_rep at register/v1.0/challenge", "access_denied",
+            suberror: "provider_blocked_by_rep", at: "register/v1.0/challenge", .verificationContactBlocked,
+            .chooseAnotherMethod),
+        Row(
+            "invalid_request + 901001 anywhere", "invalid_request", codes: [Codes.invalidRequestParameter, 901001],
+            at: "register/v1.0/challenge", .invalidInput, .correctInput),
+        Row(
+            "invalid_oob_value at the mfa_oob grant", "invalid_grant", suberror: "invalid_oob_value", codes: [Codes.invalidCode],
+            at: "oauth2/v2.0/token", grantType: "mfa_oob", .invalidChallenge, .correctInput),
+        Row(
+            "invalid_oob_value + expired at the mfa_oob grant", "invalid_grant", suberror: "invalid_oob_value",
+            codes: [Codes.expired], at: "oauth2/v2.0/token", grantType: "mfa_oob", .invalidChallenge, .resendCode),
+        Row(
+            "invalid_oob_value + attempts exceeded at register/v1.0/continue", "invalid_grant", suberror: "invalid_oob_value",
+            codes: [Codes.codeAttemptsExceeded], at: "register/v1.0/continue", .invalidChallenge, .resendCode),
+        Row(
+            "invalid_oob_value at register/v1.0/continue", "invalid_grant", suberror: "invalid_oob_value",
+            at: "register/v1.0/continue", .invalidChallenge, .correctInput),
+        Row(
+            "invalid_oob_value at the oob grant stays invalidCode", "invalid_grant", suberror: "invalid_oob_value",
+            at: "oauth2/v2.0/token", grantType: "oob", .invalidCode, .correctInput),
+        Row(
+            "interaction_required", "interaction_required", codes: [Codes.mfaRequiredOnRefresh], at: "oauth2/v2.0/token",
+            grantType: "refresh_token", .interactionRequired, .signInAgain(claimsChallenge: nil)),
+        Row(
+            "unauthorized_client protection_policy_required", "unauthorized_client", suberror: "protection_policy_required",
+            .serverProtectionPoliciesRequired, .satisfyProtectionPolicy(name: "")),
     ]
 
     @Test("envelope row", arguments: rows)
@@ -124,7 +161,9 @@ struct ServerErrorMappingTests {
             errorCodes: row.codes, suberror: row.suberror.map(NativeAuthSuberror.init(rawValue:)))
         envelope.correlationID = "corr-from-server"
         let error = ServerErrorMapping.error(
-            from: envelope, answer: .init(status: row.status, retryAfter: 3, correlationID: "corr-sent"))
+            from: envelope,
+            answer: .init(
+                status: row.status, retryAfter: 3, correlationID: "corr-sent", path: row.path, grantType: row.grantType))
         #expect(error.code == row.expected)
         #expect(!error.message.isEmpty)
         #expect(error.failureReason == "described by the server")
@@ -164,6 +203,51 @@ struct ServerErrorMappingTests {
         let mapped = ServerErrorMapping.error(from: invalid, answer: .init(status: 400))
         #expect(mapped.code == .invalidAttributes)
         #expect(mapped.invalidAttributes == ["city", "zip"])
+    }
+
+    @Test("the claims of interaction_required and the protection_policy of protection_policy_required are carried")
+    func claimsAndPolicy() {
+        let claims = #"{"access_token":{"acrs":{"essential":true,"value":"c1"}}}"#
+        var challenge = NativeAuthErrorResponse(error: .interactionRequired)
+        challenge.claims = claims
+        let refresh = ServerErrorMapping.error(
+            from: challenge, answer: .init(status: 400, path: "oauth2/v2.0/token", grantType: "refresh_token"))
+        #expect(refresh.code == .interactionRequired)
+        #expect(refresh.claimsChallenge == claims)
+        #expect(refresh.recovery == .signInAgain(claimsChallenge: claims))
+        #expect(LatchAuthEvent.SessionEndReason.ending(refresh) == nil, "the session goes on")
+
+        var policy = NativeAuthErrorResponse(error: .unauthorizedClient, suberror: .protectionPolicyRequired)
+        policy.protectionPolicy = "app_attestation"
+        let required = ServerErrorMapping.error(from: policy, answer: .init(status: 400))
+        #expect(required.code == .serverProtectionPoliciesRequired)
+        #expect(required.protectionPolicy == "app_attestation")
+        #expect(required.recovery == .satisfyProtectionPolicy(name: "app_attestation"))
+        #expect(required.claimsChallenge == nil)
+
+        let decoded = try? JSONDecoder().decode(
+            NativeAuthErrorResponse.self,
+            from: Data(#"{"error":"interaction_required","claims":"{}","protection_policy":"p"}"#.utf8))
+        #expect(decoded?.claims == "{}")
+        #expect(decoded?.protectionPolicy == "p")
+    }
+
+    @Test("the new codes: numbers in the 19xxx range, names and recoveries")
+    func secondStepCodes() {
+        let codes: [(LatchError.Code, Int, String, LatchError.Recovery)] = [
+            (.authMethodBlocked, 19013, "ERROR_AUTH_METHOD_BLOCKED", .chooseAnotherMethod),
+            (.invalidChallenge, 19014, "ERROR_INVALID_CHALLENGE", .correctInput),
+            (.invalidInput, 19015, "ERROR_INVALID_INPUT", .correctInput),
+            (.verificationContactBlocked, 19016, "ERROR_VERIFICATION_CONTACT_BLOCKED", .chooseAnotherMethod),
+        ]
+        for (code, number, name, recovery) in codes {
+            #expect(code.rawValue == number)
+            #expect(code.name == name)
+            #expect(LatchError(code: code, message: "m").recovery == recovery)
+        }
+        let declined = LatchError(
+            code: .serverDeclinedScopes, message: "m", grantedScopes: ["openid", "a"], declinedScopes: ["b"])
+        #expect(declined.recovery == .retryWithScopes(["openid", "a"]))
     }
 
     @Test("redirect answer row: browserRequired")
@@ -217,7 +301,8 @@ struct ServerErrorMappingTests {
             .userNotFound, .networkError, .weakPassword, .invalidCode, .credentialStoreError, .malformedJWT, .internal,
             .interactionRequired, .serverDeclinedScopes, .serverProtectionPoliciesRequired, .userCanceled, .serverError,
             .browserRequired, .codeExpired, .codeAttemptsExceeded, .flowExpired, .invalidFlowState, .invalidAttributes,
-            .unknownClient, .unknownTenant, .invalidScope, .missingInput, .unexpectedResponse,
+            .unknownClient, .unknownTenant, .invalidScope, .missingInput, .unexpectedResponse, .invalidConfiguration,
+            .authMethodBlocked, .invalidChallenge, .invalidInput, .verificationContactBlocked,
         ]
         #expect(Set(codes.map(\.name)).count == codes.count)
         #expect(codes.allSatisfy { $0.name != "ERROR_UNKNOWN_\($0.rawValue)" })
