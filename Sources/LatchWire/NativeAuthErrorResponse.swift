@@ -58,7 +58,6 @@ public struct NativeAuthErrorResponse: Codable, Sendable, Equatable {
         case requiredAttributes = "required_attributes"
         case unverifiedAttributes = "unverified_attributes"
         case invalidAttributes = "invalid_attributes"
-        case protectionPolicy = "protection_policy"
     }
 }
 
