@@ -11,7 +11,7 @@ final class OAuthAPI: Sendable {
     private let discoveryCache = ReadMostly<[String: [UInt8]]>([:])
 
     /// The paths this family owns, for its route group.
-    static let prefixes = ["/{tenant}/v2.0", "/{tenant}/discovery", "/{tenant}/oidc", "/{tenant}/oauth2"]
+    static let prefixes = ["/{tenant}/v2.0", "/{tenant}/discovery", "/{tenant}/oidc", "/{tenant}/oauth2", "/{tenant}/me"]
 
     init(services: AuthServices, log: ServerLog) {
         self.services = services
@@ -29,6 +29,7 @@ final class OAuthAPI: Sendable {
         router.add("GET", "/{tenant}/oidc/userinfo") { request in api.userinfo(request) }
         router.add("POST", "/{tenant}/oidc/userinfo") { request in api.userinfo(request) }
         router.add("POST", "/{tenant}/oauth2/v2.0/revoke") { request in api.revoke(request) }
+        router.add("GET", "/{tenant}/me/authentication-methods") { request in api.authenticationMethods(request) }
     }
 
     private func discovery(_ request: HTTPRequest) -> HTTPResponse {
@@ -63,6 +64,28 @@ final class OAuthAPI: Sendable {
             ]
             if let name = claims.name { body["name"] = name }
             return JSONBody.ok(body)
+        }
+    }
+
+    /// The signed-in user's strong authentication methods, masked (bearer access token, as for
+    /// userinfo): `{"methods":[{"id","challenge_channel","login_hint","verified","created_at"}]}`.
+    private func authenticationMethods(_ request: HTTPRequest) -> HTTPResponse {
+        withTenant(request) { tenant in
+            guard let header = request.headers["Authorization"], header.lowercased().hasPrefix("bearer ") else {
+                return renderer.missingBearer(realm: tenant.name)
+            }
+            let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+            let methods = try services.userinfo.authMethods(accessToken: token, tenant: tenant)
+            var writer = JSONWriter(capacity: 64 + 160 * methods.count)
+            writer.array("methods", methods) { writer, method in
+                writer.member("id", method.id)
+                writer.member("challenge_channel", method.channel.rawValue)
+                writer.member(
+                    "login_hint", ContactLabel.mask(FlowState.PendingContact(channel: method.channel, target: method.target)))
+                writer.member("verified", method.verified)
+                writer.member("created_at", UTCTimestamp.rfc3339(method.createdAt))
+            }
+            return .json(200, writer.finish(), headers: HTTPHeaders([("Cache-Control", "no-store")]))
         }
     }
 

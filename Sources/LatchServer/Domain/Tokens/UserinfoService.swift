@@ -35,4 +35,12 @@ public struct UserinfoService: Sendable {
             subject: user.id, email: user.email, emailVerified: user.emailVerified, name: user.displayName,
             preferredUsername: user.email)
     }
+
+    /// The strong authentication methods of the bearer `accessToken`'s user, oldest first (for
+    /// `GET /{tenant}/me/authentication-methods`): each with its id, channel and masked contact.
+    /// - Throws: ``AuthFailure/invalidAccessToken`` as ``claims(accessToken:tenant:)`` does.
+    public func authMethods(accessToken: String?, tenant: Tenant) throws -> [AuthMethod] {
+        let subject = try claims(accessToken: accessToken, tenant: tenant).subject
+        return try store.read { try $0.authMethods(userID: subject, tenantID: tenant.id) }
+    }
 }
