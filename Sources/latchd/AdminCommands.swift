@@ -58,8 +58,11 @@ enum AdminCommands {
                 let tenant = try admin.tenant(named: tenantName)
                 let client = try admin.createClient(
                     tenant: tenant, id: id, name: arguments.value("name") ?? id,
-                    allowedScopes: arguments.values("scope"))
+                    allowedScopes: arguments.values("scope"), attestationKeyIDs: arguments.values("attestation-key"))
                 print("created public client \(client.id) in tenant \(tenant.name)")
+                if !client.attestationKeyIDs.isEmpty {
+                    print("protection policy app_attestation: \(client.attestationKeyIDs.count) key id(s)")
+                }
             }
         case "client list":
             try withConsole(arguments) { admin in

@@ -89,7 +89,11 @@ extension CommandSpec {
             .valued("id", "ID", "The client id.", required: true),
             tenant,
             .valued("name", "NAME", "Display name (default: the id)."),
-            .valued("scope", "SCOPE", "A scope the client may request.", repeatable: true),
+            .valued("scope", "SCOPE", "A scope the client may request; others are declined.", repeatable: true),
+            .valued(
+                "attestation-key", "KEYID",
+                "Require the Latch-App-Attestation header to name this key id on every request (repeatable).",
+                repeatable: true),
             dataDirectory,
         ])
 

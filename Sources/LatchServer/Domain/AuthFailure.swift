@@ -61,6 +61,9 @@ public enum AuthFailure: Error, Sendable, Equatable {
     /// (a recent second factor); carries the OIDC claims request (OIDC Core § 5.5) that a new
     /// authentication must satisfy.
     case claimsChallenge(String)
+    /// The request does not meet the client's protection policy; carries the policy's name
+    /// (`app_attestation`).
+    case protectionPolicyRequired(String)
     /// Too many attempts: sign-in is delayed after repeated failures, or too many codes were sent;
     /// try again after `retryAfter` seconds (HTTP 429 with `Retry-After`, RFC 6585 § 4).
     case tooManyAttempts(retryAfter: Int)

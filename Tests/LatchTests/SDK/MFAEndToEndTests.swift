@@ -225,3 +225,28 @@ struct MFAEndToEndTests {
         }
     }
 }
+
+extension MFAEndToEndTests {
+    @Test("protection policy: serverProtectionPoliciesRequired naming it; the app's requestHeaders satisfy it")
+    func protectionPolicy() async throws {
+        try await Self.environment(policy: .off) { server, _ in
+            let tenant = try server.app.services.directory.tenant(named: "default")
+            _ = try server.app.services.admin.createClient(
+                tenant: tenant, id: "attested-app", name: "Attested", attestationKeyIDs: ["device-key-7"])
+            let email = SDKTest.email("attested")
+            _ = try server.createUser(email: email, password: Self.password)
+            let plain = try server.makeClient(clientID: "attested-app")
+            do {
+                _ = try await plain.signIn(username: email, password: Self.password)
+                Issue.record("signed in without attestation")
+            } catch let error as LatchError {
+                #expect(error.code == .serverProtectionPoliciesRequired)
+                #expect(error.recovery == .satisfyProtectionPolicy(name: "app_attestation"))
+            }
+            let attested = try server.makeClient(clientID: "attested-app") { configuration in
+                configuration.requestHeaders = { ["Latch-App-Attestation": "device-key-7"] }
+            }
+            _ = try SDKTest.completed(try await attested.signIn(username: email, password: Self.password))
+        }
+    }
+}

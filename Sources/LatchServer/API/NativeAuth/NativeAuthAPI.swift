@@ -201,6 +201,7 @@ struct NativeAuthAPI: Sendable {
             let form = try request.formParameters()
             let tenant = try services.directory.tenant(named: request.pathParameters["tenant"] ?? "")
             let client = try services.directory.client(id: form["client_id"], in: tenant)
+            try ClientProtection.enforce(client, attestation: request.headers[ClientProtection.attestationHeader])
             let context = ClientContext(tenant: tenant, client: client, remoteAddress: request.remoteAddress)
             return try body(Call(form: form, context: context, request: request))
         } catch let error as HTTPError {

@@ -173,6 +173,12 @@ struct NativeAuthRenderer: ErrorRenderer {
                 errorDescription: "This session needs a recent second factor; authenticate again with these claims.",
                 errorCodes: [ServerErrorCode.mfaRequiredOnRefresh])
             envelope.claims = claims
+        case .protectionPolicyRequired(let policy):
+            envelope = .init(
+                error: .unauthorizedClient,
+                errorDescription: "This client requires the '\(policy)' protection policy, which the request does not meet.",
+                suberror: .protectionPolicyRequired)
+            envelope.protectionPolicy = policy
         case .tooManyAttempts(let retryAfter):
             // RFC 6585 § 4 and RFC 9110 § 10.2.3: 429 with the wait in whole seconds.
             let seconds = max(1, retryAfter)

@@ -52,15 +52,20 @@ public struct AdminService: Sendable {
 
     /// Registers a client in `tenant`.
     @discardableResult
-    public func createClient(tenant: Tenant, id: String, name: String, isPublic: Bool = true, allowedScopes: [String] = [])
-        throws -> Client
-    {
+    public func createClient(
+        tenant: Tenant, id: String, name: String, isPublic: Bool = true, allowedScopes: [String] = [],
+        attestationKeyIDs: [String] = []
+    ) throws -> Client {
         guard Client.isValidID(id) else {
             throw AuthFailure.invalidParameter(.clientID)
         }
-        let client = Client(
+        guard attestationKeyIDs.allSatisfy(ClientProtection.isValidKeyID) else {
+            throw AuthFailure.invalidParameter(.keyID)
+        }
+        var client = Client(
             id: id, tenantID: tenant.id, name: name, isPublic: isPublic, allowedScopes: allowedScopes,
             createdAt: clock.now())
+        client.attestationKeyIDs = attestationKeyIDs
         try store.write { tx in try tx.insert(client) }
         return client
     }

@@ -14,6 +14,10 @@ public struct Client: Sendable, Equatable {
     public var allowedScopes: [String]
     /// When the client was registered.
     public var createdAt: Date
+    /// The client's protection policy: when not empty, every native-auth request must carry
+    /// `Latch-App-Attestation` with one of these registered key ids (an app-attestation check the
+    /// app integrates; see ``ClientProtection``).
+    public var attestationKeyIDs: [String] = []
 
     /// Creates a client record.
     public init(

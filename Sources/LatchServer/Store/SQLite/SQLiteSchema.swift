@@ -268,5 +268,9 @@ enum SQLiteSchema {
             );
             CREATE INDEX auth_methods_user ON auth_methods(tenant_id, user_id, created_at);
             """),
+        // A client's protection policy: the app-attestation key ids it accepts (none: no policy).
+        SQLiteMigration(
+            "013_client_attestation",
+            "ALTER TABLE clients ADD COLUMN attestation_key_ids TEXT NOT NULL DEFAULT '';"),
     ]
 }

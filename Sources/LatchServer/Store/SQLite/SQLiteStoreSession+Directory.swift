@@ -56,19 +56,22 @@ extension SQLiteStoreSession {
     func insert(_ client: Client) throws {
         try run(
             """
-            INSERT INTO clients (tenant_id, id, name, is_public, allowed_scopes, created_at)
-            VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO clients (tenant_id, id, name, is_public, allowed_scopes, created_at, attestation_key_ids)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(client.tenantID), .text(client.id), .text(client.name), .integer(client.isPublic ? 1 : 0),
                 SQLiteValue(words: client.allowedScopes), SQLiteValue(client.createdAt),
+                SQLiteValue(words: client.attestationKeyIDs),
             ])
     }
 
     private func decodeClient(_ row: SQLiteRow) throws -> Client {
-        Client(
+        var client = Client(
             id: try row.requiredString("id"), tenantID: try row.requiredString("tenant_id"),
             name: try row.requiredString("name"), isPublic: row.flag("is_public"),
             allowedScopes: row.words("allowed_scopes"), createdAt: try row.requiredDate("created_at"))
+        client.attestationKeyIDs = row.words("attestation_key_ids")
+        return client
     }
 }
