@@ -221,7 +221,11 @@ struct FlowEngine: Sendable {
         let perAddress = max(perSource, tenant.settings.codeSendsPerAddressPerWindow)
         let window = TimeInterval(max(1, tenant.settings.codeSendWindowSeconds))
         let now = clock.now()
-        for (limit, from) in [(perSource, source as String?), (perAddress, nil)] {
+        // A second factor after a first factor through a trusted device is the real user: the
+        // per-address cap, which strangers from many sources can fill, does not hold it back.
+        let caps: [(Int, String?)] =
+            flow.state.trustedDevice ? [(perSource, source)] : [(perSource, source), (perAddress, nil)]
+        for (limit, from) in caps {
             // The `limit` newest sends: once the oldest of them leaves the window, fewer remain.
             let sends = try tx.codeSendTimes(
                 tenantID: tenant.id, recipient: recipient, purpose: purpose.rawValue, source: from, since: now - window,

@@ -49,6 +49,9 @@ public struct FlowState: Sendable, Equatable {
     public var methodID: String?
     /// Method registration: the contact being registered, and its channel.
     public var registration: PendingContact?
+    /// Second factor: the first factor came through a trusted device (``DeviceTrust``), so its
+    /// code sends are not held to the per-address cap that strangers can use up.
+    public var trustedDevice = false
     /// A step-up: the session whose refresh needs the second factor, and the hash of the refresh
     /// token presented, rotated when the step-up finishes.
     public var stepUp: StepUp?
@@ -102,7 +105,7 @@ public struct FlowState: Sendable, Equatable {
 extension FlowState: Codable {
     private enum CodingKeys: String, CodingKey {
         case support, capabilities, passwordHash, attributes, code, codeSends, passwordAttempts, emailVerified, amr
-        case scopes, methodID, registration, stepUp
+        case scopes, methodID, registration, stepUp, trustedDevice
     }
 
     public init(from decoder: any Decoder) throws {
@@ -120,6 +123,7 @@ extension FlowState: Codable {
         methodID = try container.decodeIfPresent(String.self, forKey: .methodID)
         registration = try container.decodeIfPresent(PendingContact.self, forKey: .registration)
         stepUp = try container.decodeIfPresent(StepUp.self, forKey: .stepUp)
+        trustedDevice = try container.decodeIfPresent(Bool.self, forKey: .trustedDevice) ?? false
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -137,6 +141,7 @@ extension FlowState: Codable {
         try container.encodeIfPresent(methodID, forKey: .methodID)
         try container.encodeIfPresent(registration, forKey: .registration)
         try container.encodeIfPresent(stepUp, forKey: .stepUp)
+        if trustedDevice { try container.encode(trustedDevice, forKey: .trustedDevice) }
     }
 }
 

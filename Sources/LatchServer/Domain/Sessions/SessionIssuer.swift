@@ -74,7 +74,8 @@ public struct SessionIssuer: Sendable {
         }
         let mfa = context.tenant.settings.mfa
         if !amr.contains("mfa"), mfa.requiresSecondFactor(clientID: context.client.id, scopes: scopes.values) {
-            return try requireSecondFactor(tx, context: context, user: user, scopes: scopes, amr: amr, flow: flow)
+            return try requireSecondFactor(
+                tx, context: context, user: user, scopes: scopes, amr: amr, flow: flow, trusted: device != nil)
         }
         let now = clock.now()
         let session = try tokens.startSession(tx, context: context, user: user, scopes: scopes, amr: amr, authTime: now)
@@ -88,7 +89,8 @@ public struct SessionIssuer: Sendable {
 
     /// The second-factor (or method-registration) flow of a sign-in whose first factor passed.
     private func requireSecondFactor(
-        _ tx: any StoreWriting, context: ClientContext, user: User, scopes: ScopeSet, amr: [String], flow: FlowState?
+        _ tx: any StoreWriting, context: ClientContext, user: User, scopes: ScopeSet, amr: [String], flow: FlowState?,
+        trusted: Bool
     ) throws -> Decision {
         let capabilities = flow?.capabilities ?? []
         let methods = try SecondFactorMethods.methods(
@@ -96,6 +98,7 @@ public struct SessionIssuer: Sendable {
         var state = FlowState(
             support: flow?.support ?? [.password, .oneTimeCode, .browser], capabilities: capabilities, amr: amr)
         state.scopes = scopes.values
+        state.trustedDevice = trusted
         let audit = AuditEvent(
             tenantID: context.tenant.id, at: clock.now(), kind: .secondFactorRequired, userID: user.id,
             clientID: context.client.id, remoteAddress: context.remoteAddress,
