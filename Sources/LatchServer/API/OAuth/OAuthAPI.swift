@@ -53,10 +53,7 @@ final class OAuthAPI: Sendable {
 
     private func userinfo(_ request: HTTPRequest) -> HTTPResponse {
         withTenant(request) { tenant in
-            guard let header = request.headers["Authorization"], header.lowercased().hasPrefix("bearer ") else {
-                return renderer.missingBearer(realm: tenant.name)
-            }
-            let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+            guard let token = Self.bearerToken(request) else { return renderer.missingBearer(realm: tenant.name) }
             let claims = try services.userinfo.claims(accessToken: token, tenant: tenant)
             var body: [String: any Sendable] = [
                 "sub": claims.subject, "email": claims.email, "email_verified": claims.emailVerified,
@@ -71,10 +68,7 @@ final class OAuthAPI: Sendable {
     /// userinfo): `{"methods":[{"id","challenge_channel","login_hint","verified","created_at"}]}`.
     private func authenticationMethods(_ request: HTTPRequest) -> HTTPResponse {
         withTenant(request) { tenant in
-            guard let header = request.headers["Authorization"], header.lowercased().hasPrefix("bearer ") else {
-                return renderer.missingBearer(realm: tenant.name)
-            }
-            let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+            guard let token = Self.bearerToken(request) else { return renderer.missingBearer(realm: tenant.name) }
             let methods = try services.userinfo.authMethods(accessToken: token, tenant: tenant)
             var writer = JSONWriter(capacity: 64 + 160 * methods.count)
             writer.array("methods", methods) { writer, method in
@@ -87,6 +81,12 @@ final class OAuthAPI: Sendable {
             }
             return .json(200, writer.finish(), headers: HTTPHeaders([("Cache-Control", "no-store")]))
         }
+    }
+
+    /// The access token of an `Authorization: Bearer` header (RFC 6750 § 2.1), or `nil` without one.
+    private static func bearerToken(_ request: HTTPRequest) -> String? {
+        guard let header = request.headers["Authorization"], header.lowercased().hasPrefix("bearer ") else { return nil }
+        return String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
     }
 
     /// Token revocation (RFC 7009 § 2): a form with `token`, an optional `token_type_hint` and the

@@ -42,9 +42,8 @@ extension SignInService {
         }
     }
 
-    /// The `mfa_oob` grant: the code of the last second-factor challenge. A wrong code counts
-    /// against the account as a wrong sign-in code does; the code itself is limited per code and
-    /// per send.
+    /// The `mfa_oob` grant: the code of the last second-factor challenge, checked as a sign-in code
+    /// is (``withSignInCode(_:flow:context:_:)``).
     func signInWithSecondFactor(
         _ context: ClientContext, continuationToken: String?, code: String?, scopes: ScopeSet,
         device presented: PresentedDeviceToken?
@@ -63,34 +62,22 @@ extension SignInService {
             case signIn(SessionIssuer.Decision)
             case stepUp(TokenFamily, User, refreshToken: String)
         }
-        let finished: Finished
-        do {
-            finished = try flows.withVerifiedCode(
-                code, flow: flow, tenant: context.tenant,
-                onWrongCode: { tx in
-                    if let userID = flow.userID { try passwords.countFailure(tx, context: context, userID: userID) }
-                }
-            ) { tx, original, _ in
-                guard let stepUp = original.state.stepUp else {
-                    return .signIn(
-                        try commitSignIn(tx, context: context, flow: original, scopes: granted, amr: amr, device: device))
-                }
-                guard let userID = original.userID, let user = try tx.user(id: userID, tenantID: context.tenant.id),
-                    !user.disabled
-                else { throw AuthFailure.refreshTokenRevoked }
-                try flows.consume(tx, original)
-                let raised = try tokens.completeStepUp(
-                    tx, context: context, familyID: stepUp.familyID, presentedHash: stepUp.refreshTokenHash, amr: amr)
-                try tx.insert(
-                    AuditEvent(
-                        tenantID: context.tenant.id, at: clock.now(), kind: .signInSucceeded, userID: user.id,
-                        clientID: context.client.id, remoteAddress: context.remoteAddress,
-                        detail: "step-up amr=\(amr.joined(separator: ",")) session=\(stepUp.familyID)"))
-                return .stepUp(raised.family, user, refreshToken: raised.refreshToken)
+        let finished: Finished = try withSignInCode(code, flow: flow, context: context) { tx, original in
+            guard let stepUp = original.state.stepUp else {
+                return .signIn(try commitSignIn(tx, context: context, flow: original, scopes: granted, amr: amr, device: device))
             }
-        } catch let failure as AuthFailure where [.invalidCode, .codeExpired, .codeAttemptsExceeded].contains(failure) {
-            try passwords.record(failure, context: context, userID: flow.userID)
-            throw failure
+            guard let userID = original.userID, let user = try tx.user(id: userID, tenantID: context.tenant.id),
+                !user.disabled
+            else { throw AuthFailure.refreshTokenRevoked }
+            try flows.consume(tx, original)
+            let raised = try tokens.completeStepUp(
+                tx, context: context, familyID: stepUp.familyID, presentedHash: stepUp.refreshTokenHash, amr: amr)
+            try tx.insert(
+                AuditEvent(
+                    tenantID: context.tenant.id, at: clock.now(), kind: .signInSucceeded, userID: user.id,
+                    clientID: context.client.id, remoteAddress: context.remoteAddress,
+                    detail: "step-up amr=\(amr.joined(separator: ",")) session=\(stepUp.familyID)"))
+            return .stepUp(raised.family, user, refreshToken: raised.refreshToken)
         }
         passwords.observe(.success)
         switch finished {

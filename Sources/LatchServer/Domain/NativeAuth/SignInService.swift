@@ -151,21 +151,8 @@ public struct SignInService: Sendable {
         let flow = try flows.load(continuationToken, context: context, kinds: [.signIn])
         guard flow.step == .codeSent else { throw AuthFailure.outOfOrder("no code was sent in this flow") }
         let device = trustedDevice(presented, flow: flow, context: context)
-        let decision: SessionIssuer.Decision
-        do {
-            // Wrong codes count against the account like wrong passwords; the code itself stays
-            // limited per code and per send, so a delay does not stop code sign-in.
-            decision = try flows.withVerifiedCode(
-                code, flow: flow, tenant: context.tenant,
-                onWrongCode: { tx in
-                    if let userID = flow.userID { try passwords.countFailure(tx, context: context, userID: userID) }
-                }
-            ) { tx, original, _ in
-                try commitSignIn(tx, context: context, flow: original, scopes: scopes, amr: ["otp"], device: device)
-            }
-        } catch let failure as AuthFailure where [.invalidCode, .codeExpired, .codeAttemptsExceeded].contains(failure) {
-            try passwords.record(failure, context: context, userID: flow.userID)
-            throw failure
+        let decision = try withSignInCode(code, flow: flow, context: context) { tx, original in
+            try commitSignIn(tx, context: context, flow: original, scopes: scopes, amr: ["otp"], device: device)
         }
         passwords.observe(.success)
         return try sessions.complete(decision, context: context)
@@ -185,6 +172,26 @@ public struct SignInService: Sendable {
         // scopes of the sign-in that needed the registration are granted too.
         let granted = flow.state.scopes.isEmpty ? scopes : scopes.adding(flow.state.scopes)
         return try finish(context, flow: flow, scopes: granted, amr: amr, device: device) { _, _ in }
+    }
+
+    /// Checks a sign-in or second-factor `code` of `flow` and runs `body` in the transaction of a
+    /// right one. Wrong codes count against the account like wrong passwords; the code itself stays
+    /// limited per code and per send, so a delay does not stop code sign-in. Every code failure is
+    /// recorded.
+    func withSignInCode<R>(
+        _ code: String?, flow: Flow, context: ClientContext, _ body: (any StoreWriting, Flow) throws -> R
+    ) throws -> R {
+        do {
+            return try flows.withVerifiedCode(
+                code, flow: flow, tenant: context.tenant,
+                onWrongCode: { tx in
+                    if let userID = flow.userID { try passwords.countFailure(tx, context: context, userID: userID) }
+                }
+            ) { tx, original, _ in try body(tx, original) }
+        } catch let failure as AuthFailure where [.invalidCode, .codeExpired, .codeAttemptsExceeded].contains(failure) {
+            try passwords.record(failure, context: context, userID: flow.userID)
+            throw failure
+        }
     }
 
     /// Consumes the flow, lets the session issuer decide, and signs the tokens after commit.
