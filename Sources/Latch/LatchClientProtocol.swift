@@ -41,6 +41,18 @@ public protocol LatchClientProtocol: Sendable {
     var authStateChanges: AsyncStream<LatchAccount?> { get }
     /// What happens to this client's sessions; see ``LatchClient/authEvents``.
     var authEvents: AsyncStream<LatchAuthEvent> { get }
+    /// Raises `account`'s session to satisfy `claims`; see
+    /// ``LatchClient/stepUp(account:claims:scopes:correlationID:)``.
+    func stepUp(account: LatchAccount, claims: String, scopes: [String], correlationID: UUID?) async throws -> SignInStep
+}
+
+extension LatchClientProtocol {
+    /// Stubs written before step-up existed keep compiling; such a stub answers with an error.
+    public func stepUp(account: LatchAccount, claims: String, scopes: [String], correlationID: UUID?) async throws
+        -> SignInStep
+    {
+        throw LatchError(code: .internal, message: "This LatchClientProtocol conformance does not implement stepUp.")
+    }
 }
 
 extension LatchClient: LatchClientProtocol {}

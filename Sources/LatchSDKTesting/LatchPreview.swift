@@ -17,8 +17,8 @@ public enum LatchPreview {
     /// A configuration for a client of `transport`, with an in-memory store and no retries.
     public static func configuration(transport: HTTPTransport) -> LatchConfiguration {
         LatchConfiguration(
-            serverURL: serverURL, clientID: "preview", credentialStore: InMemoryCredentialStore(), retryPolicy: .none,
-            transport: transport)
+            serverURL: serverURL, clientID: "preview", capabilities: [.mfaRequired, .registrationRequired],
+            credentialStore: InMemoryCredentialStore(), retryPolicy: .none, transport: transport)
     }
 
     /// A client of `script`.
@@ -83,6 +83,53 @@ public enum LatchPreview {
             throw LatchError(code: .unexpectedResponse, message: "The scripted sign-in did not ask for a password.")
         }
         return state
+    }
+
+    /// A sign-in whose password passed and that waits for a second factor, with an e-mail and an
+    /// SMS method to choose from.
+    public static func awaitingMFA(username: String = "ada@example.com") async throws -> MFARequiredState {
+        let script = passwordSignIn(then: secondStep("mfa_required"))
+        script.respond(to: "/oauth2/v2.0/introspect", json: methods)
+        guard case .awaitingMFA(let state) = try await client(script).signIn(username: username, password: "preview") else {
+            throw LatchError(code: .unexpectedResponse, message: "The scripted sign-in did not ask for a second factor.")
+        }
+        return state
+    }
+
+    /// A sign-in whose password passed by a user who must register a strong authentication method
+    /// first, with the e-mail and SMS channels offered.
+    public static func strongAuthMethodRegistration(username: String = "ada@example.com") async throws
+        -> (authMethods: [LatchAuthMethod], state: RegisterStrongAuthState)
+    {
+        let script = passwordSignIn(then: secondStep("registration_required"))
+        script.respond(to: "/register/v1.0/introspect", json: methods)
+        let step = try await client(script).signIn(username: username, password: "preview")
+        guard case .strongAuthMethodRegistrationRequired(let authMethods, let state) = step else {
+            throw LatchError(code: .unexpectedResponse, message: "The scripted sign-in did not ask for a registration.")
+        }
+        return (authMethods, state)
+    }
+
+    /// The introspect answer of the second-step previews.
+    private static let methods =
+        #"{"continuation_token":"preview-ct","methods":[{"id":"email","challenge_type":"oob","challenge_channel":"email","#
+        + #""login_hint":"a***@e***.com"},{"id":"sms","challenge_type":"oob","challenge_channel":"sms","#
+        + #""login_hint":"+1******0123"}]}"#
+
+    /// The `/token` answer that asks for a second step (`mfa_required`, `registration_required`).
+    private static func secondStep(_ suberror: String) -> ScriptedTransport.Response {
+        .json(
+            #"{"error":"invalid_grant","error_description":"preview","suberror":"\#(suberror)","#
+                + #""continuation_token":"preview-ct"}"#, status: 400)
+    }
+
+    /// A script that answers a password sign-in's initiate and challenge, and `/token` with `token`.
+    private static func passwordSignIn(then token: ScriptedTransport.Response) -> ScriptedTransport {
+        let script = ScriptedTransport()
+        script.respond(to: "/oauth2/v2.0/initiate", json: #"{"continuation_token":"preview-ct"}"#)
+        script.respond(to: "/oauth2/v2.0/challenge", json: #"{"continuation_token":"preview-ct","challenge_type":"password"}"#)
+        script.respond(to: "/oauth2/v2.0/token", with: token)
+        return script
     }
 
     /// A sign-up waiting for the code that verifies the address.

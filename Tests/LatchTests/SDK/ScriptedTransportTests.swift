@@ -67,4 +67,13 @@ import Testing
         #expect(script.requests(to: "/oauth2/v2.0/token").count == 1)
         #expect(tokens.scopes == ["openid", "offline_access"])
     }
+
+    @Test("preview values for the second steps: awaiting MFA with two methods, and a registration")
+    func previewSecondSteps() async throws {
+        let mfa = try await LatchPreview.awaitingMFA()
+        #expect(mfa.authMethods.map(\.channel) == [.email, .sms])
+        #expect(mfa.delivery == nil)
+        let registration = try await LatchPreview.strongAuthMethodRegistration()
+        #expect(registration.authMethods.map(\.channel) == [.email, .sms])
+    }
 }
