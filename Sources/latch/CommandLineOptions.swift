@@ -42,6 +42,8 @@ struct CommandLineOptions: Sendable {
     var registerEmail: String?
     /// `--register-phone +E164`: the phone number to register when a strong method is required.
     var registerPhone: String?
+    /// The action of `latch mfa` (`list`).
+    var mfaAction: MFAAction?
 
     /// The requested scopes, or `nil` for the SDK's defaults.
     var requestedScopes: [String]? { scopes.isEmpty ? nil : scopes }
@@ -100,6 +102,13 @@ struct CommandLineOptions: Sendable {
                     options.helpTopic = try subcommand(argument)
                     continue
                 }
+                if options.subcommand == .mfa, options.mfaAction == nil {
+                    guard let action = MFAAction(rawValue: argument) else {
+                        throw UsageError("unknown action '\(argument)'\(context); the action is 'list'")
+                    }
+                    options.mfaAction = action
+                    continue
+                }
                 guard options.subcommand == nil else { throw UsageError("unexpected argument '\(argument)'\(context)") }
                 options.subcommand = try subcommand(argument)
                 continue
@@ -134,6 +143,9 @@ struct CommandLineOptions: Sendable {
             let allowed = subcommand.allowedOptions.union(globalValueOptions).union(["--json", "--help", "-h"])
             if let stray = used.first(where: { !allowed.contains($0) }) {
                 throw UsageError("option '\(stray)' does not apply to 'latch \(subcommand.rawValue)'")
+            }
+            if subcommand == .mfa, options.mfaAction == nil {
+                throw UsageError("'latch mfa' needs an action: 'latch mfa list'")
             }
         }
         return options
@@ -209,4 +221,10 @@ struct CommandLineOptions: Sendable {
         guard !value.allSatisfy(\.isWhitespace) else { throw UsageError("option '\(name)' needs a non-empty value") }
         return value
     }
+}
+
+/// What `latch mfa` does.
+enum MFAAction: String, Sendable {
+    /// List the account's strong authentication methods.
+    case list
 }

@@ -33,7 +33,7 @@ enum HelpText {
               Env LATCH_MFA_CODE and LATCH_REGISTRATION_CODE answer the second-factor and
               registration code prompts.
 
-            TOKEN / WHOAMI / SIGNOUT OPTIONS:
+            TOKEN / WHOAMI / SIGNOUT / MFA OPTIONS:
               --account EMAIL    The account (default: the only one, else the most recently used).
               --scope S          token only: request scope S (repeatable); when a conditional-
                                  access rule wants a second factor for it, token asks for one.
@@ -88,7 +88,12 @@ enum HelpText {
     /// `USAGE: latch signin [--email E] [--password-stdin] [--scope S]... [GLOBAL OPTIONS]`.
     private static func synopsis(_ subcommand: Subcommand) -> String {
         let own = options(of: subcommand).map { "[\($0.spelling)]" + ($0.repeatable ? "..." : "") }
-        let operand = subcommand == .help ? ["[SUBCOMMAND]"] : []
+        let operand =
+            switch subcommand {
+            case .help: ["[SUBCOMMAND]"]
+            case .mfa: ["list"]
+            default: [String]()
+            }
         return (["USAGE: latch", subcommand.rawValue] + operand + own + ["[GLOBAL OPTIONS]"]).joined(separator: " ")
     }
 

@@ -70,4 +70,17 @@ struct OutputPrinter: Sendable {
         lines.append(signedIn + ".")
         self.result(object, human: lines.joined(separator: "\n"))
     }
+
+    /// `rows` (the first a header) as columns two spaces apart, left-aligned.
+    static func columns(_ rows: [[String]]) -> String {
+        let count = rows.map(\.count).max() ?? 0
+        let widths = (0..<count).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+        return rows.map { row in
+            var line = ""
+            for (column, cell) in row.enumerated() {
+                line += column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count + 2)
+            }
+            return line
+        }.joined(separator: "\n")
+    }
 }

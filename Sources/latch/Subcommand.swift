@@ -14,6 +14,8 @@ enum Subcommand: String, CaseIterable, Sendable {
     case accounts
     /// Remove a stored account.
     case signout
+    /// List the account's second-factor methods (`latch mfa list`).
+    case mfa
     /// Print the help text.
     case help
 
@@ -32,6 +34,7 @@ enum Subcommand: String, CaseIterable, Sendable {
         case .whoami: "Print the claims of the account's ID token."
         case .accounts: "List stored accounts and their session state."
         case .signout: "Remove the account and its tokens from this machine (--global: and end the\nsession on the server)."
+        case .mfa: "List the account's second-factor methods, contacts masked ('latch mfa list')."
         case .help: "Show the help, or the help of SUBCOMMAND."
         }
     }
@@ -42,7 +45,7 @@ enum Subcommand: String, CaseIterable, Sendable {
         case .signup: Self.secondStepOptions.union(["--email", "--password-stdin", "--scope", "--attribute"])
         case .signin, .resetPassword: Self.secondStepOptions.union(["--email", "--password-stdin", "--scope"])
         case .token: ["--account", "--scope", "--force-refresh", "--mfa-method"]
-        case .whoami: ["--account"]
+        case .whoami, .mfa: ["--account"]
         case .signout: ["--account", "--global"]
         case .accounts, .help: []
         }
