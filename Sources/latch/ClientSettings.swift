@@ -86,10 +86,12 @@ struct ClientSettings: Sendable {
     }
 
     /// The SDK configuration for these settings, with a file credential store at ``cachePath`` and
-    /// ``transport``.
+    /// ``transport``. `latch` declares both capabilities: it answers a second factor and the
+    /// registration of a strong method itself (``SecondStepPrompts``), so the server asks for them
+    /// rather than failing the sign-in with browserRequired.
     func configuration() -> LatchConfiguration {
         var configuration = LatchConfiguration(
-            serverURL: serverURL, tenant: tenant, clientID: clientID,
+            serverURL: serverURL, tenant: tenant, clientID: clientID, capabilities: [.mfaRequired, .registrationRequired],
             credentialStore: FileCredentialStore(path: cachePath), transport: transport)
         if let minimumValidity { configuration.minimumValidity = minimumValidity }
         return configuration

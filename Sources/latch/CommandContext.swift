@@ -19,10 +19,12 @@ struct CommandContext: Sendable {
     static let attemptsPerPrompt = 3
 
     /// Reads an answer with `read` and submits it with `submit`. When a person typed the answer at
-    /// the terminal and the server rejects it as input to correct (wrong password, wrong code, weak
-    /// password), the error is shown and the prompt asked again, up to ``attemptsPerPrompt`` times.
+    /// the terminal and the server rejects it with one of `recoveries` (by default as input to
+    /// correct: wrong password, wrong code, weak password), the error is shown and the prompt asked
+    /// again, up to ``attemptsPerPrompt`` times.
     func submitting<T: Sendable>(
-        _ read: () throws -> Prompter.Answer, _ submit: (String) async throws -> T
+        _ read: () throws -> Prompter.Answer, retryingOn recoveries: [LatchError.Recovery] = [.correctInput],
+        _ submit: (String) async throws -> T
     ) async throws -> T {
         var attempt = 1
         while true {
@@ -30,12 +32,17 @@ struct CommandContext: Sendable {
             do {
                 return try await submit(answer.value)
             } catch let error as LatchError
-                where answer.interactive && error.recovery == .correctInput && attempt < Self.attemptsPerPrompt
+                where answer.interactive && recoveries.contains(error.recovery) && attempt < Self.attemptsPerPrompt
             {
-                FileHandle.standardError.write(Data((report(error).humanText + "\n").utf8))
+                warn(error)
                 attempt += 1
             }
         }
+    }
+
+    /// Shows `error` on standard error, for an answer that will be asked again.
+    func warn(_ error: LatchError) {
+        FileHandle.standardError.write(Data((report(error).humanText + "\n").utf8))
     }
 
     /// The report of `error` for these settings.

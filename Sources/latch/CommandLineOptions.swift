@@ -36,6 +36,14 @@ struct CommandLineOptions: Sendable {
     var signOutGlobally = false
     /// `--attribute NAME=VALUE`, repeatable.
     var attributes: [String: String] = [:]
+    /// `--mfa-method ID|email|sms`: the second-factor method, by id or by channel.
+    var mfaMethod: String?
+    /// `--register-email ADDRESS`: the e-mail address to register when a strong method is required.
+    var registerEmail: String?
+    /// `--register-phone +E164`: the phone number to register when a strong method is required.
+    var registerPhone: String?
+    /// The action of `latch mfa` (`list`).
+    var mfaAction: MFAAction?
 
     /// The requested scopes, or `nil` for the SDK's defaults.
     var requestedScopes: [String]? { scopes.isEmpty ? nil : scopes }
@@ -50,7 +58,9 @@ struct CommandLineOptions: Sendable {
     /// The options every subcommand takes that need a value.
     static let globalValueOptions: Set<String> = ["--server", "--tenant", "--client-id", "--config", "--cache", "--ca-file"]
     private static let valueOptions: Set<String> =
-        globalValueOptions.union(["--email", "--account", "--scope", "--attribute"])
+        globalValueOptions.union([
+            "--email", "--account", "--scope", "--attribute", "--mfa-method", "--register-email", "--register-phone",
+        ])
     private static let flags: Set<String> = ["--json", "--help", "-h", "--password-stdin", "--force-refresh", "--global"]
 
     /// Parses `arguments` (without the program name).
@@ -92,6 +102,13 @@ struct CommandLineOptions: Sendable {
                     options.helpTopic = try subcommand(argument)
                     continue
                 }
+                if options.subcommand == .mfa, options.mfaAction == nil {
+                    guard let action = MFAAction(rawValue: argument) else {
+                        throw UsageError("unknown action '\(argument)'\(context); the action is 'list'")
+                    }
+                    options.mfaAction = action
+                    continue
+                }
                 guard options.subcommand == nil else { throw UsageError("unexpected argument '\(argument)'\(context)") }
                 options.subcommand = try subcommand(argument)
                 continue
@@ -126,6 +143,9 @@ struct CommandLineOptions: Sendable {
             let allowed = subcommand.allowedOptions.union(globalValueOptions).union(["--json", "--help", "-h"])
             if let stray = used.first(where: { !allowed.contains($0) }) {
                 throw UsageError("option '\(stray)' does not apply to 'latch \(subcommand.rawValue)'")
+            }
+            if subcommand == .mfa, options.mfaAction == nil {
+                throw UsageError("'latch mfa' needs an action: 'latch mfa list'")
             }
         }
         return options
@@ -181,6 +201,9 @@ struct CommandLineOptions: Sendable {
         case "--ca-file": certificateAuthorityFile = value
         case "--email": email = value
         case "--account": account = value
+        case "--mfa-method": mfaMethod = try Self.nonEmpty(name, value)
+        case "--register-email": registerEmail = try Self.nonEmpty(name, value)
+        case "--register-phone": registerPhone = try Self.nonEmpty(name, value)
         case "--scope":
             let parts = value.split(separator: " ").map(String.init)
             guard !parts.isEmpty else { throw UsageError("option '--scope' needs a non-empty value") }
@@ -192,4 +215,16 @@ struct CommandLineOptions: Sendable {
             attributes[String(value[..<equals])] = String(value[value.index(after: equals)...])
         }
     }
+
+    /// `value`, once it is known to be more than white space.
+    private static func nonEmpty(_ name: String, _ value: String) throws -> String {
+        guard !value.allSatisfy(\.isWhitespace) else { throw UsageError("option '\(name)' needs a non-empty value") }
+        return value
+    }
+}
+
+/// What `latch mfa` does.
+enum MFAAction: String, Sendable {
+    /// List the account's strong authentication methods.
+    case list
 }

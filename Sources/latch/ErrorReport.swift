@@ -48,6 +48,10 @@ struct ErrorReport: Sendable {
         if !error.invalidAttributes.isEmpty {
             object["invalid_attributes"] = .array(error.invalidAttributes.map(JSONValue.string))
         }
+        if let claims = error.claimsChallenge { object["claims_challenge"] = .string(claims) }
+        if !error.grantedScopes.isEmpty { object["granted_scopes"] = .array(error.grantedScopes.map(JSONValue.string)) }
+        if !error.declinedScopes.isEmpty { object["declined_scopes"] = .array(error.declinedScopes.map(JSONValue.string)) }
+        if let policy = error.protectionPolicy { object["protection_policy"] = .string(policy) }
         return object
     }
 
@@ -101,6 +105,16 @@ struct ErrorReport: Sendable {
         case .browserRequired: "this flow can only be finished in a browser"
         case .unknownClient: "the client id is not registered in this tenant"
         case .unknownTenant: "the tenant does not exist"
+        case .invalidChallenge: "the second-factor or registration code is incorrect"
+        case .invalidInput: "invalid input: the phone number or e-mail address to register is not valid"
+        case .verificationContactBlocked: "the server does not accept this phone number or e-mail address as a second factor"
+        case .authMethodBlocked: "the server blocked this second-factor method"
+        case .serverDeclinedScopes:
+            "the server did not grant every scope"
+                + (error.declinedScopes.isEmpty ? "" : ": declined " + error.declinedScopes.joined(separator: " "))
+        case .serverProtectionPoliciesRequired:
+            "the server requires an app-protection policy"
+                + (error.protectionPolicy.map { $0.isEmpty ? "" : " (\($0))" } ?? "")
         default: Self.sentence(error.message).lowercasedFirst
         }
     }
@@ -113,12 +127,16 @@ struct ErrorReport: Sendable {
         case .weakPassword: "Choose a longer, less common password."
         case .invalidEmail: "Enter an address such as name@example.com."
         case .missingInput:
-            "Answer the prompt, or pass --email, --password-stdin, LATCH_PASSWORD or LATCH_CODE."
+            "Answer the prompt, or pass --email, --password-stdin, LATCH_PASSWORD, LATCH_CODE, LATCH_MFA_CODE or "
+                + "LATCH_REGISTRATION_CODE."
         case .invalidAttributes: "Correct them (--attribute NAME=VALUE) and sign up again."
         case .invalidScope: "Check the --scope values."
         case .userNotFound: "Run 'latch signup' to create an account."
         case .userAlreadyExists: "Run 'latch signin' instead, or 'latch reset-password'."
         case .userDisabled: "Ask the administrator to enable it."
+        case .interactionRequired where error.claimsChallenge != nil:
+            "The session needs a recent second factor: run 'latch token' with the same --scope to prove one, or "
+                + "'latch signin' again."
         case .interactionRequired: "Run 'latch signin' to sign in again."
         case .flowExpired, .invalidFlowState: "Run the command again."
         case .codeExpired, .codeAttemptsExceeded: "Run the command again to get a new code."
@@ -134,6 +152,18 @@ struct ErrorReport: Sendable {
         case .browserRequired: "Finish it in a browser at \(server)."
         case .unknownClient: "Check --client-id."
         case .unknownTenant: "Check --tenant."
+        case .invalidChallenge where error.recovery == .resendCode: "Run the command again to get a new code."
+        case .invalidChallenge:
+            "Check the latest code sent to the second-factor contact and enter it again (or pass it on standard "
+                + "input, LATCH_MFA_CODE or LATCH_REGISTRATION_CODE)."
+        case .invalidInput:
+            "Pass --register-phone with a number in E.164 form (+14155550100), or --register-email with an address."
+        case .verificationContactBlocked: "Register another contact (--register-email or --register-phone)."
+        case .authMethodBlocked: "Choose another method with --mfa-method ID|email|sms ('latch mfa list' shows them)."
+        case .serverDeclinedScopes:
+            "The tokens for the granted scopes are stored; drop the others from --scope, or ask the administrator to "
+                + "allow them."
+        case .serverProtectionPoliciesRequired: "latch cannot supply that evidence; use an app that can."
         default: nil
         }
     }

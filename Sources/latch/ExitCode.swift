@@ -9,7 +9,7 @@ import Latch
 /// | 0 | success | |
 /// | 1 | anything else | unknown tenant or client, operation not allowed, unexpected answer, internal |
 /// | 2 | usage | (command line: unknown subcommand or option, missing value, unreadable config file) |
-/// | 3 | invalid input | wrong password, invalid code, weak password, invalid e-mail, missing input, invalid attributes, invalid scope |
+/// | 3 | invalid input | wrong password, invalid code, weak password, invalid e-mail, missing input, invalid attributes, invalid scope, invalid second-factor or registration code, invalid input (a contact to register), blocked method or contact |
 /// | 4 | account state | user not found, user already exists, user disabled |
 /// | 5 | session ended | interaction required (also: no account signed in), flow expired, invalid flow state, code expired, code attempts exceeded |
 /// | 6 | retryable | network error, server error (HTTP 5xx), too many requests |
@@ -38,7 +38,8 @@ enum ExitCode: Int32, CaseIterable {
     /// The class of `error`.
     init(for error: LatchError) {
         switch error.code {
-        case .wrongPassword, .invalidCode, .weakPassword, .invalidEmail, .missingInput, .invalidAttributes, .invalidScope:
+        case .wrongPassword, .invalidCode, .weakPassword, .invalidEmail, .missingInput, .invalidAttributes, .invalidScope,
+            .invalidChallenge, .invalidInput, .authMethodBlocked, .verificationContactBlocked:
             self = .invalidInput
         case .userNotFound, .userAlreadyExists, .userDisabled:
             self = .accountState
@@ -63,7 +64,8 @@ enum ExitCode: Int32, CaseIterable {
         case .usage: "usage error (unknown subcommand or option, missing value, bad config file)"
         case .invalidInput:
             "invalid input: wrong password, invalid code, weak password, invalid e-mail,\n"
-                + "       missing input, invalid attributes, invalid scope"
+                + "       missing input, invalid attributes, invalid scope, wrong second-factor\n"
+                + "       or registration code, invalid or blocked contact or method"
         case .accountState: "account state: user not found, user already exists, user disabled"
         case .sessionEnded:
             "session ended or interaction required (sign in again; also when no account\n"

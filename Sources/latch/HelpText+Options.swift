@@ -68,6 +68,18 @@ extension HelpText {
         Option(name: "--attribute", value: "K=V", repeatable: true, summary: "A user attribute (repeatable)."),
         Option(name: "--force-refresh", summary: "Refresh even when the cached token is still valid."),
         Option(name: "--global", summary: "Also revoke the session on the server (RFC 7009 token revocation)."),
+        Option(
+            name: "--mfa-method", value: "M",
+            summary: """
+                The second factor's method: its id, or email or sms (the first of that
+                channel). Default: asked at a terminal, else the first method.
+                """),
+        Option(
+            name: "--register-email", value: "ADDRESS",
+            summary: "The e-mail address to register when the tenant requires a second factor\nthe account lacks."),
+        Option(
+            name: "--register-phone", value: "+E164",
+            summary: "The phone number to register (for SMS codes) when the tenant requires a\nsecond factor the account lacks."),
     ]
 
     /// `rows` as two aligned columns under a two-space indent, the second at column 21 or right of

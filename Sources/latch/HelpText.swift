@@ -23,9 +23,20 @@ enum HelpText {
               --attribute K=V    signup only: a user attribute (repeatable).
               Env LATCH_PASSWORD and LATCH_CODE answer the password and code prompts.
 
-            TOKEN / WHOAMI / SIGNOUT OPTIONS:
+            SECOND FACTOR (SIGNUP / SIGNIN / RESET-PASSWORD, and --mfa-method for TOKEN):
+              --mfa-method M     The method the second-factor code goes through: its id, or email
+                                 or sms (the first of that channel). Default: asked at a terminal,
+                                 else the first method.
+              --register-email ADDRESS, --register-phone +E164
+                                 The contact to register when the tenant requires a second factor
+                                 and the account has none; required when stdin is not a terminal.
+              Env LATCH_MFA_CODE and LATCH_REGISTRATION_CODE answer the second-factor and
+              registration code prompts.
+
+            TOKEN / WHOAMI / SIGNOUT / MFA OPTIONS:
               --account EMAIL    The account (default: the only one, else the most recently used).
-              --scope S          token only: request scope S (repeatable).
+              --scope S          token only: request scope S (repeatable); when a conditional-
+                                 access rule wants a second factor for it, token asks for one.
               --force-refresh    token only: refresh even when the cached token is still valid.
               --global           signout only: also revoke the session on the server.
 
@@ -55,18 +66,34 @@ enum HelpText {
         var sections = [synopsis(subcommand), subcommand.summary.replacing("\n", with: " ")]
         let own = options(of: subcommand)
         if !own.isEmpty { sections.append("OPTIONS:\n" + table(own.map { ($0.spelling, $0.summary) })) }
-        if [.signup, .signin, .resetPassword].contains(subcommand) {
-            sections.append("Env LATCH_PASSWORD and LATCH_CODE answer the password and code prompts.\n\nINPUT:\n" + input)
-        }
+        if let answers = environmentAnswers(subcommand) { sections.append(answers + "\n\nINPUT:\n" + input) }
         sections.append("GLOBAL OPTIONS:\n" + table(globalOptions.map { ($0.spelling, $0.summary) }))
         sections.append("Run 'latch --help' for every subcommand and the exit statuses.")
         return sections.joined(separator: "\n\n")
     }
 
+    /// Which environment variables answer the prompts of `subcommand`, or `nil` when it asks nothing.
+    private static func environmentAnswers(_ subcommand: Subcommand) -> String? {
+        switch subcommand {
+        case .signup, .signin, .resetPassword:
+            """
+            Env LATCH_PASSWORD and LATCH_CODE answer the password and code prompts; LATCH_MFA_CODE
+            and LATCH_REGISTRATION_CODE the second-factor and registration code prompts.
+            """
+        case .token: "Env LATCH_MFA_CODE answers the second-factor code prompt of a step-up."
+        default: nil
+        }
+    }
+
     /// `USAGE: latch signin [--email E] [--password-stdin] [--scope S]... [GLOBAL OPTIONS]`.
     private static func synopsis(_ subcommand: Subcommand) -> String {
         let own = options(of: subcommand).map { "[\($0.spelling)]" + ($0.repeatable ? "..." : "") }
-        let operand = subcommand == .help ? ["[SUBCOMMAND]"] : []
+        let operand =
+            switch subcommand {
+            case .help: ["[SUBCOMMAND]"]
+            case .mfa: ["list"]
+            default: [String]()
+            }
         return (["USAGE: latch", subcommand.rawValue] + operand + own + ["[GLOBAL OPTIONS]"]).joined(separator: " ")
     }
 
@@ -80,7 +107,10 @@ enum HelpText {
           Prompts are written to stderr. Passwords typed at a terminal are not echoed. When
           standard input is not a terminal, every prompt reads its answer as one line from
           standard input, in order (signup: e-mail, password, code; signin: e-mail, then
-          password or code; reset-password: e-mail, code, new password), skipping answers
-          given by options or the environment.
+          password or code; reset-password: e-mail, code, new password; then, when the
+          tenant asks, the registration code or the second-factor code; token: the
+          second-factor code of a step-up), skipping answers given by options or the
+          environment. Without a terminal no list is offered: --mfa-method picks the method
+          (else the first one), and registering one needs --register-email or --register-phone.
         """
 }

@@ -54,6 +54,7 @@ enum LatchCommand {
         case .whoami: try await WhoAmICommand(context: context).run()
         case .accounts: try await AccountsCommand(context: context).run()
         case .signout: try await SignOutCommand(context: context).run()
+        case .mfa: try await MFACommand(context: context).run()
         case .help: OutputPrinter.standardOutput(context.options.helpSubject.map(HelpText.help) ?? HelpText.full)
         }
     }

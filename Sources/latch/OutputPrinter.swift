@@ -37,13 +37,50 @@ struct OutputPrinter: Sendable {
         ])
     }
 
-    /// The result of a finished sign-up, sign-in or password reset.
-    func signedIn(_ result: LatchTokenResult, flow: String) {
-        self.result(
-            [
-                "status": .string("signed_in"), "flow": .string(flow), "account": Self.account(result.account),
-                "expires_on": .int(Int(result.expiresOn.timeIntervalSince1970)),
-                "scopes": .array(result.scopes.map(JSONValue.string)),
-            ], human: "Signed in as \(result.account.username).")
+    /// The JSON description of a strong authentication method (contact masked).
+    static func authMethod(_ method: LatchAuthMethod) -> JSONValue {
+        .object(["id": .string(method.id), "channel": .string(method.channel.value), "login_hint": .optional(method.loginHint)])
+    }
+
+    /// The result of a finished sign-up, sign-in or password reset, with the second factor it
+    /// proved (`mfa_method`) and the strong method it registered (`registered_method`).
+    func signedIn(_ outcome: SignInSteps.Outcome, flow: String) {
+        let result = outcome.result
+        var object: [String: JSONValue] = [
+            "status": .string("signed_in"), "flow": .string(flow), "account": Self.account(result.account),
+            "expires_on": .int(Int(result.expiresOn.timeIntervalSince1970)),
+            "scopes": .array(result.scopes.map(JSONValue.string)),
+        ]
+        var lines: [String] = []
+        if let registration = outcome.registration {
+            object["registered_method"] = .object([
+                "channel": .string(registration.channel.value), "contact": .string(registration.contact),
+                "preverified": .bool(registration.preverified),
+            ])
+            let registered = "Registered \(registration.channel.value) \(registration.contact) as a second factor"
+            lines.append(
+                registration.preverified
+                    ? registered + "; the server already trusted it, so no code was needed." : registered + ".")
+        }
+        var signedIn = "Signed in as \(result.account.username)"
+        if let method = outcome.mfaMethod {
+            object["mfa_method"] = Self.authMethod(method)
+            signedIn += " with a second factor (\(method.channel.value) \(method.loginHint ?? method.id))"
+        }
+        lines.append(signedIn + ".")
+        self.result(object, human: lines.joined(separator: "\n"))
+    }
+
+    /// `rows` (the first a header) as columns two spaces apart, left-aligned.
+    static func columns(_ rows: [[String]]) -> String {
+        let count = rows.map(\.count).max() ?? 0
+        let widths = (0..<count).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+        return rows.map { row in
+            var line = ""
+            for (column, cell) in row.enumerated() {
+                line += column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count + 2)
+            }
+            return line
+        }.joined(separator: "\n")
     }
 }

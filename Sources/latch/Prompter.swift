@@ -10,7 +10,8 @@ import Latch
 /// Asks the user for input. On a terminal it writes the prompt to standard error and reads the
 /// answer (passwords without echo); when standard input is not a terminal every prompt silently
 /// reads its answer as one line from standard input, in order. Presets (`--email`, `LATCH_EMAIL`,
-/// `--password-stdin`, `LATCH_PASSWORD`, `LATCH_CODE`) answer a prompt without asking.
+/// `--password-stdin`, `LATCH_PASSWORD`, `LATCH_CODE`, `LATCH_MFA_CODE`, `LATCH_REGISTRATION_CODE`)
+/// answer a prompt without asking.
 struct Prompter: Sendable {
     /// One answer and whether a person typed it at a terminal (then a rejected answer may be asked again).
     struct Answer: Sendable {
@@ -58,9 +59,34 @@ struct Prompter: Sendable {
 
     /// A one-time code: `LATCH_CODE` or a prompt.
     func code(sentTo: String) throws -> Answer {
-        if let preset = nonEmpty("LATCH_CODE") { return Answer(value: preset, interactive: false) }
-        if isTerminal, !sentTo.isEmpty { note("A code was sent to \(sentTo).") }
-        return try ask("Code", what: "code", trimming: true)
+        try code(sentTo: sentTo, preset: "LATCH_CODE")
+    }
+
+    /// A second-factor code: `LATCH_MFA_CODE` or a prompt.
+    func mfaCode(sentTo: String) throws -> Answer {
+        try code(sentTo: sentTo, preset: "LATCH_MFA_CODE")
+    }
+
+    /// The code that verifies a strong method being registered: `LATCH_REGISTRATION_CODE` or a prompt.
+    func registrationCode(sentTo: String) throws -> Answer {
+        try code(sentTo: sentTo, preset: "LATCH_REGISTRATION_CODE")
+    }
+
+    /// One of `items` (at least one), chosen at the terminal from a numbered list under `heading`:
+    /// an empty answer takes the first, a number its item, and any other answer the item `match`
+    /// finds for it. A wrong answer is asked again, up to three times.
+    /// - Throws: ``LatchError/Code/missingInput`` when no answer chose an item, or input ended.
+    func choice(_ heading: String, _ items: [String], match: (String) -> Int?) throws -> Int {
+        note(heading)
+        for (number, item) in items.enumerated() { note("  \(number + 1)) \(item)") }
+        for _ in 0..<3 {
+            let answer = try ask("Choice [1]", what: "choice", trimming: true).value
+            if answer.isEmpty { return 0 }
+            if let number = Int(answer), items.indices.contains(number - 1) { return number - 1 }
+            if let index = match(answer), items.indices.contains(index) { return index }
+            note("Answer a number from 1 to \(items.count).")
+        }
+        throw LatchError(code: .missingInput, message: "No choice was made.")
     }
 
     /// A free-text answer such as a sign-up attribute.
@@ -72,6 +98,12 @@ struct Prompter: Sendable {
     func note(_ message: String) {
         guard isTerminal else { return }
         FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+
+    private func code(sentTo: String, preset name: String) throws -> Answer {
+        if let preset = nonEmpty(name) { return Answer(value: preset, interactive: false) }
+        if isTerminal, !sentTo.isEmpty { note("A code was sent to \(sentTo).") }
+        return try ask("Code", what: "code", trimming: true)
     }
 
     private func nonEmpty(_ name: String) -> String? {

@@ -14,6 +14,8 @@ enum Subcommand: String, CaseIterable, Sendable {
     case accounts
     /// Remove a stored account.
     case signout
+    /// List the account's second-factor methods (`latch mfa list`).
+    case mfa
     /// Print the help text.
     case help
 
@@ -22,12 +24,17 @@ enum Subcommand: String, CaseIterable, Sendable {
         switch self {
         case .signup:
             "Create an account: e-mail, password, the e-mailed code (and any\nattributes the server asks for); then signs in."
-        case .signin: "Sign in: e-mail, then the password or an e-mailed code, as the server decides."
+        case .signin:
+            "Sign in: e-mail, then the password or an e-mailed code, as the server decides;\n"
+                + "then a second factor, or registering one, when the tenant asks for it."
         case .resetPassword: "E-mail, the e-mailed code, a new password; then signs in."
-        case .token: "Print an access token for the account, refreshing it silently when needed."
+        case .token:
+            "Print an access token for the account, refreshing it silently when needed\n"
+                + "(with a second factor first when a conditional-access rule asks for one)."
         case .whoami: "Print the claims of the account's ID token."
         case .accounts: "List stored accounts and their session state."
         case .signout: "Remove the account and its tokens from this machine (--global: and end the\nsession on the server)."
+        case .mfa: "List the account's second-factor methods, contacts masked ('latch mfa list')."
         case .help: "Show the help, or the help of SUBCOMMAND."
         }
     }
@@ -35,12 +42,16 @@ enum Subcommand: String, CaseIterable, Sendable {
     /// The subcommand-specific options this subcommand accepts (global options are always accepted).
     var allowedOptions: Set<String> {
         switch self {
-        case .signup: ["--email", "--password-stdin", "--scope", "--attribute"]
-        case .signin, .resetPassword: ["--email", "--password-stdin", "--scope"]
-        case .token: ["--account", "--scope", "--force-refresh"]
-        case .whoami: ["--account"]
+        case .signup: Self.secondStepOptions.union(["--email", "--password-stdin", "--scope", "--attribute"])
+        case .signin, .resetPassword: Self.secondStepOptions.union(["--email", "--password-stdin", "--scope"])
+        case .token: ["--account", "--scope", "--force-refresh", "--mfa-method"]
+        case .whoami, .mfa: ["--account"]
         case .signout: ["--account", "--global"]
         case .accounts, .help: []
         }
     }
+
+    /// The options that answer a sign-in's second steps: the second factor and the registration
+    /// of a strong method.
+    private static let secondStepOptions: Set<String> = ["--mfa-method", "--register-email", "--register-phone"]
 }

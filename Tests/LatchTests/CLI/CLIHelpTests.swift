@@ -7,7 +7,7 @@ import Testing
 @Suite("latch help and usage errors")
 struct CLIHelpTests {
     /// Every subcommand, by its spelling.
-    static let subcommands = ["signup", "signin", "reset-password", "token", "whoami", "accounts", "signout", "help"]
+    static let subcommands = ["signup", "signin", "reset-password", "token", "whoami", "accounts", "signout", "mfa", "help"]
     /// A server nothing listens on, so that any request would fail with exit 6.
     static let unreachable = ["--server", "http://127.0.0.1:1"]
 
@@ -31,6 +31,8 @@ struct CLIHelpTests {
             (["whoami", "--bogus", "--help"], "USAGE: latch whoami"), (["help", "signout"], "USAGE: latch signout"),
             (["help", "reset-password", "-h"], "USAGE: latch reset-password"),
             (["--ca-file", "/nonexistent.pem", "accounts", "--help"], "USAGE: latch accounts"), (["-h"], "EXIT STATUS"),
+            (["mfa", "list", "--help"], "USAGE: latch mfa list [--account EMAIL]"), (["help", "mfa"], "USAGE: latch mfa list"),
+            (["signin", "--help"], "--register-phone +E164"), (["token", "-h"], "LATCH_MFA_CODE"), (["--help"], "LATCH_MFA_CODE"),
         ])
     func helpAnywhere(arguments: [String], expected: String) async throws {
         let home = try CLIHome()
@@ -51,6 +53,10 @@ struct CLIHelpTests {
             (["whoami", "--force-refresh"], "'--force-refresh' does not apply to 'latch whoami'"),
             (["--ca-file"], "'--ca-file' needs a value"),
             (["frobnicate"], "'frobnicate'"), (["help", "frobnicate"], "'frobnicate'"),
+            (["mfa"], "'latch mfa' needs an action: 'latch mfa list'"), (["mfa", "remove"], "unknown action 'remove'"),
+            (["signin", "--mfa-method"], "'--mfa-method' needs a value"),
+            (["token", "--register-email", "a@example.com"], "'--register-email' does not apply to 'latch token'"),
+            (["mfa", "list", "--scope", "openid"], "'--scope' does not apply to 'latch mfa'"),
         ])
     func usageErrors(arguments: [String], named: String) async throws {
         let home = try CLIHome()

@@ -1,4 +1,5 @@
 import Foundation
+import LatchServer
 import LatchTesting
 import Testing
 
@@ -174,15 +175,19 @@ struct CLITests {
 
     // MARK: - Helpers
 
-    /// Polls the outbox until a code for `recipient` arrives that differs from `previous`.
-    /// The default leaves room for a child process starting on a loaded 2-core machine.
-    static func waitForCode(_ server: LatchTestServer, to recipient: String, timeout: TimeInterval = 60) async throws -> String {
+    /// Polls the outbox until more than `earlier` messages went to `recipient`, and returns the
+    /// newest one's code (pass the number of codes already sent to wait for the next one).
+    /// The default timeout leaves room for a child process starting on a loaded 2-core machine.
+    static func waitForCode(
+        _ server: LatchTestServer, to recipient: String, after earlier: Int = 0, timeout: TimeInterval = 60
+    ) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if let code = try server.latestCode(to: recipient) { return code }
+            let messages = try server.outbox(to: recipient)
+            if messages.count > earlier, let code = messages.first?.code { return code }
             try await Task.sleep(nanoseconds: 50_000_000)
         }
-        throw CLITestFailure("no code for \(recipient) within \(timeout) s")
+        throw CLITestFailure("no code \(earlier + 1) for \(recipient) within \(timeout) s")
     }
 }
 
@@ -260,12 +265,12 @@ final class CLIProcess: Sendable {
         throw CLITestFailure("the latch executable is not built next to \(CommandLine.arguments[0])")
     }
 
-    /// Starts `latch arguments` in `home`.
-    static func start(home: CLIHome, _ arguments: [String]) throws -> CLIProcess {
+    /// Starts `latch arguments` in `home`, with `environment` added to the home's.
+    static func start(home: CLIHome, _ arguments: [String], environment: [String: String] = [:]) throws -> CLIProcess {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments
-        process.environment = home.environment
+        process.environment = home.environment.merging(environment) { $1 }
         let (input, output, errors) = (Pipe(), Pipe(), Pipe())
         process.standardInput = input
         process.standardOutput = output
@@ -279,9 +284,12 @@ final class CLIProcess: Sendable {
         return CLIProcess(process: process, input: input, output: output, errors: errors, exited: exited)
     }
 
-    /// Runs `latch arguments` with `input` on standard input and waits for it.
-    static func run(home: CLIHome, _ arguments: [String], input: String = "") async throws -> Outcome {
-        let running = try start(home: home, arguments)
+    /// Runs `latch arguments` with `input` on standard input (and `environment` added to the
+    /// home's) and waits for it.
+    static func run(
+        home: CLIHome, _ arguments: [String], input: String = "", environment: [String: String] = [:]
+    ) async throws -> Outcome {
+        let running = try start(home: home, arguments, environment: environment)
         running.write(input)
         return try await running.finish()
     }
