@@ -117,4 +117,27 @@ struct StepUpTests {
             #expect(noMethod.error == "interaction_required")
         }
     }
+
+    @Test("a sign-in passing claims that ask for acr mfa gets a second factor though the policy is off")
+    func signInWithClaims() async throws {
+        try await SecondFactorTests.withMFAUser(methods: [(.email, "claims@example.org")], policy: .off) { server, email, _ in
+            let client = WireClient(server)
+            let initiate = try await client.post(
+                "oauth2/v2.0/initiate",
+                ["username": email, "challenge_type": "password redirect", "capabilities": SecondFactorTests.capabilities])
+            let challenge = try await client.post(
+                "oauth2/v2.0/challenge",
+                ["continuation_token": try #require(initiate.continuationToken), "challenge_type": "password redirect"])
+            let reply = try await client.post(
+                "oauth2/v2.0/token",
+                [
+                    "grant_type": "password", "continuation_token": try #require(challenge.continuationToken),
+                    "password": TokenHelpers.password, "scope": "openid offline_access",
+                    "claims": #"{"access_token":{"acr":{"essential":true,"values":["mfa"]}}}"#,
+                ])
+            #expect(reply.suberror == "mfa_required", "\(reply.json)")
+            let done = try await Self.proveSecondFactor(server, client, from: reply, target: "claims@example.org")
+            #expect(try SecondFactorTests.claims(of: done.string("access_token"))["acr"] as? String == "mfa")
+        }
+    }
 }

@@ -90,15 +90,21 @@ public struct SignInService: Sendable {
         try flows.limiter.admit(.tokenRequests, context)
         let scopes = try ScopeSet(request.scope, client: context.client)
         let presented = request.device
+        // `claims` asking for the `mfa` class (a claims challenge passed back) needs a second factor
+        // whatever the tenant's policy says.
+        let asked = request.claims.map(ClaimsRequest.asksForSecondFactor) ?? false
         switch request.grant {
         case .password(let token, _, let password):
             return try signInWithPassword(
-                context, continuationToken: token, password: password, scopes: scopes, device: presented)
+                context, continuationToken: token, password: password, scopes: scopes, device: presented,
+                secondFactorAsked: asked)
         case .oneTimeCode(let token, let code):
-            return try signInWithCode(context, continuationToken: token, code: code, scopes: scopes, device: presented)
+            return try signInWithCode(
+                context, continuationToken: token, code: code, scopes: scopes, device: presented, secondFactorAsked: asked)
         case .continuationToken(let token, let username):
             return try signInWithContinuation(
-                context, continuationToken: token, username: username, scopes: scopes, device: presented)
+                context, continuationToken: token, username: username, scopes: scopes, device: presented,
+                secondFactorAsked: asked)
         case .secondFactorCode(let token, let code):
             return try signInWithSecondFactor(
                 context, continuationToken: token, code: code, scopes: scopes, device: presented)
@@ -114,7 +120,7 @@ public struct SignInService: Sendable {
 
     private func signInWithPassword(
         _ context: ClientContext, continuationToken: String?, password: String?, scopes: ScopeSet,
-        device presented: PresentedDeviceToken?
+        device presented: PresentedDeviceToken?, secondFactorAsked: Bool
     ) throws -> SessionOutcome {
         let flow = try flows.load(continuationToken, context: context, kinds: [.signIn])
         guard flow.step == .passwordRequested else { throw AuthFailure.outOfOrder("no password was requested in this flow") }
@@ -136,7 +142,9 @@ public struct SignInService: Sendable {
         }
         // The attempt was admitted atomically before the password was checked; its reservation is
         // cleared with the sign-in.
-        return try finish(context, flow: flow, scopes: scopes, amr: ["pwd"], device: device) { tx, user in
+        return try finish(
+            context, flow: flow, scopes: scopes, amr: ["pwd"], device: device, secondFactorAsked: secondFactorAsked
+        ) { tx, user in
             if let rehashed = verified.rehashed {
                 user.passwordHash = rehashed
                 try tx.update(user)
@@ -146,13 +154,15 @@ public struct SignInService: Sendable {
 
     private func signInWithCode(
         _ context: ClientContext, continuationToken: String?, code: String?, scopes: ScopeSet,
-        device presented: PresentedDeviceToken?
+        device presented: PresentedDeviceToken?, secondFactorAsked: Bool
     ) throws -> SessionOutcome {
         let flow = try flows.load(continuationToken, context: context, kinds: [.signIn])
         guard flow.step == .codeSent else { throw AuthFailure.outOfOrder("no code was sent in this flow") }
         let device = trustedDevice(presented, flow: flow, context: context)
         let decision = try withSignInCode(code, flow: flow, context: context) { tx, original in
-            try commitSignIn(tx, context: context, flow: original, scopes: scopes, amr: ["otp"], device: device)
+            try commitSignIn(
+                tx, context: context, flow: original, scopes: scopes, amr: ["otp"], device: device,
+                secondFactorAsked: secondFactorAsked)
         }
         passwords.observe(.success)
         return try sessions.complete(decision, context: context)
@@ -160,7 +170,7 @@ public struct SignInService: Sendable {
 
     private func signInWithContinuation(
         _ context: ClientContext, continuationToken: String?, username: String?, scopes: ScopeSet,
-        device presented: PresentedDeviceToken?
+        device presented: PresentedDeviceToken?, secondFactorAsked: Bool
     ) throws -> SessionOutcome {
         let flow = try flows.load(continuationToken, context: context, kinds: [.signInContinuation])
         if let username, !username.isEmpty, User.normalizeEmail(username) != flow.username {
@@ -171,7 +181,9 @@ public struct SignInService: Sendable {
         // After a method registration MSAL asks only for `openid profile offline_access`: the
         // scopes of the sign-in that needed the registration are granted too.
         let granted = flow.state.scopes.isEmpty ? scopes : scopes.adding(flow.state.scopes)
-        return try finish(context, flow: flow, scopes: granted, amr: amr, device: device) { _, _ in }
+        return try finish(
+            context, flow: flow, scopes: granted, amr: amr, device: device, secondFactorAsked: secondFactorAsked
+        ) { _, _ in }
     }
 
     /// Checks a sign-in or second-factor `code` of `flow` and runs `body` in the transaction of a
@@ -197,12 +209,13 @@ public struct SignInService: Sendable {
     /// Consumes the flow, lets the session issuer decide, and signs the tokens after commit.
     func finish(
         _ context: ClientContext, flow: Flow, scopes: ScopeSet, amr: [String], device: DeviceToken?,
-        extra: (any StoreWriting, inout User) throws -> Void
+        secondFactorAsked: Bool, extra: (any StoreWriting, inout User) throws -> Void
     ) throws -> SessionOutcome {
         let decision = try flows.store.write { tx in
             let current = try flows.reload(tx, flow)
             return try commitSignIn(
-                tx, context: context, flow: current, scopes: scopes, amr: amr, device: device, extra: extra)
+                tx, context: context, flow: current, scopes: scopes, amr: amr, device: device,
+                secondFactorAsked: secondFactorAsked, extra: extra)
         }
         passwords.observe(.success)
         return try sessions.complete(decision, context: context)
@@ -210,9 +223,11 @@ public struct SignInService: Sendable {
 
     /// In a transaction: consumes the flow, loads the user and hands it to the session issuer,
     /// with the trusted device the sign-in came through, if any.
+    /// - Parameter secondFactorAsked: the request's `claims` asked for the `mfa` class.
     func commitSignIn(
         _ tx: any StoreWriting, context: ClientContext, flow: Flow, scopes: ScopeSet, amr: [String],
-        device: DeviceToken?, extra: (any StoreWriting, inout User) throws -> Void = { _, _ in }
+        device: DeviceToken?, secondFactorAsked: Bool = false,
+        extra: (any StoreWriting, inout User) throws -> Void = { _, _ in }
     ) throws -> SessionIssuer.Decision {
         guard let userID = flow.userID, var user = try tx.user(id: userID, tenantID: context.tenant.id) else {
             throw AuthFailure.invalidContinuationToken
@@ -221,6 +236,7 @@ public struct SignInService: Sendable {
         try flows.consume(tx, flow)
         try extra(tx, &user)
         return try sessions.decide(
-            tx, context: context, user: user, scopes: scopes, amr: amr, device: device, flow: flow.state)
+            tx, context: context, user: user, scopes: scopes, amr: amr, device: device, flow: flow.state,
+            secondFactorAsked: secondFactorAsked)
     }
 }

@@ -55,7 +55,8 @@ public struct SessionIssuer: Sendable {
     /// sign-in, in `tx`. When the tenant's MFA policy requires a second factor that `amr` does not
     /// hold yet, it starts the second-factor flow instead (or, for a user without a method, the
     /// method-registration flow), or answers "browser" when the client did not declare it can run
-    /// that flow (`capabilities`, Entra native auth).
+    /// that flow (`capabilities`, Entra native auth). `secondFactorAsked` (the request's `claims`
+    /// asked for the `mfa` class) requires a second factor whatever the policy.
     ///
     /// Through a trusted `device`, only that device's count is cleared: the account's count holds
     /// the failures of every other source, and clearing it whenever the real user signs in on a
@@ -64,7 +65,7 @@ public struct SessionIssuer: Sendable {
     /// without one clears the account's count, as it always has.
     func decide(
         _ tx: any StoreWriting, context: ClientContext, user: User, scopes: ScopeSet, amr: [String],
-        device: DeviceToken? = nil, flow: FlowState? = nil
+        device: DeviceToken? = nil, flow: FlowState? = nil, secondFactorAsked: Bool = false
     ) throws -> Decision {
         let device = device?.userID == user.id ? device : nil
         if let device {
@@ -73,7 +74,9 @@ public struct SessionIssuer: Sendable {
             try tx.clearSignInFailures(userID: user.id)
         }
         let mfa = context.tenant.settings.mfa
-        if !amr.contains("mfa"), mfa.requiresSecondFactor(clientID: context.client.id, scopes: scopes.values) {
+        if !amr.contains("mfa"),
+            secondFactorAsked || mfa.requiresSecondFactor(clientID: context.client.id, scopes: scopes.values)
+        {
             return try requireSecondFactor(
                 tx, context: context, user: user, scopes: scopes, amr: amr, flow: flow, trusted: device != nil)
         }
