@@ -13,14 +13,15 @@ struct SecondFactorGuessingTests {
     static let target = "mine@example.org"
 
     /// The `/token` answer of a password sign-in from `address`, with `deviceToken` when given.
-    static func passwordStep(_ server: LatchTestServer, _ email: String, from address: String, deviceToken: String? = nil)
-        async throws -> WireResponse
-    {
+    static func passwordStep(
+        _ server: LatchTestServer, _ email: String, from address: String, deviceToken: String? = nil,
+        capabilities: String = "mfa_required"
+    ) async throws -> WireResponse {
         var client = WireClient(server)
         client.remoteAddress = address
         let initiate = try await client.post(
             "oauth2/v2.0/initiate",
-            ["username": email, "challenge_type": "oob password redirect", "capabilities": "mfa_required"])
+            ["username": email, "challenge_type": "oob password redirect", "capabilities": capabilities])
         guard initiate.status == 200 else { return initiate }
         let challenge = try await client.post(
             "oauth2/v2.0/challenge",
@@ -100,5 +101,41 @@ struct SecondFactorGuessingTests {
             "oauth2/v2.0/token",
             ["grant_type": "mfa_oob", "continuation_token": try #require(challenge.continuationToken), "oob": code])
         #expect(done.status == 200, "\(done.json)")
+    }
+
+    @Test("registration codes from several sources: each code takes at most the tenant's attempts")
+    func registrationCodeGuessing() async throws {
+        try await SecondFactorTests.withMFAUser(methods: []) { server, email, _ in
+            let attempts = try server.app.services.directory.tenant(named: "default").settings.codeMaxAttempts
+            for source in 1...3 {
+                let address = "203.0.113.\(100 + source)"
+                var client = WireClient(server)
+                client.remoteAddress = address
+                let first = try await Self.passwordStep(
+                    server, email, from: address, capabilities: SecondFactorTests.capabilities)
+                try #require(first.suberror == "registration_required", "\(first.json)")
+                let challenge = try await client.post(
+                    "register/v1.0/challenge",
+                    [
+                        "continuation_token": try #require(first.continuationToken), "challenge_type": "oob",
+                        "challenge_target": "+1415555\(String(format: "%04d", source))", "challenge_channel": "sms",
+                    ])
+                let token = try #require(challenge.continuationToken)
+                let code = try #require(try server.latestCode(to: "+1415555\(String(format: "%04d", source))"))
+                var wrong = 0
+                for guess in 1...8 {
+                    let candidate = String(format: "%08d", guess)
+                    guard candidate != code else { continue }
+                    let reply = try await client.post(
+                        "register/v1.0/continue", ["continuation_token": token, "grant_type": "oob", "oob": candidate])
+                    #expect(reply.suberror == "invalid_oob_value")
+                    if reply.errorCodes.first == ServerErrorCode.invalidCode { wrong += 1 } else { break }
+                }
+                #expect(wrong < attempts, "\(wrong) wrong answers from \(address)")
+                let late = try await client.post(
+                    "register/v1.0/continue", ["continuation_token": token, "grant_type": "oob", "oob": code])
+                #expect(late.status == 400, "the right code after the limit is refused too")
+            }
+        }
     }
 }
