@@ -53,7 +53,10 @@ struct SealedOutboxMigrationTests {
         let transport = MessageSealerTests.RecordingTransport()
         let captured = MessageSealerTests.CapturedLog()
         let worker = OutboxWorker(
-            store: store, sealer: try MessageSealer(masterKey: SecureRandom.bytes(count: 32)), clock: TestClock(),
+            // The clock of the rows: a later one would let the worker's maintenance purge them as a
+            // day old before the test reads them.
+            store: store, sealer: try MessageSealer(masterKey: SecureRandom.bytes(count: 32)),
+            clock: TestClock(start: Fixture.now),
             transport: transport, redactDelivered: true, log: captured.log)
         worker.start()
         worker.stop()
