@@ -58,19 +58,9 @@ struct FirebaseChannel: Sendable {
         request.setValue("Latch.Swift", forHTTPHeaderField: "x-client-SKU")
         request.httpBody = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
         request.timeoutInterval = 30
-        let extra: [String: String]
-        do {
-            extra = try await configuration.requestHeaders()
-        } catch let error as LatchError {
-            throw error.correlated(with: correlationID)
-        } catch {
-            throw LatchError(
-                code: .internal, message: "The app's requestHeaders provider failed: \(error)", underlyingError: error,
-                correlationID: correlationID)
-        }
-        for (name, value) in extra where request.value(forHTTPHeaderField: name) == nil {
-            request.setValue(value, forHTTPHeaderField: name)
-        }
+        // The app's headers (protection-policy evidence), asked for as for native requests.
+        request = try await NativeAuthChannel(configuration: configuration).withAppHeaders(
+            request, correlationID: correlationID)
         let data: Data
         let response: URLResponse
         do {
