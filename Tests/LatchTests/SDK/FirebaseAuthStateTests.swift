@@ -97,4 +97,30 @@ struct FirebaseAuthStateTests {
         S.expect(error, .internalError, 17999, "ERROR_INTERNAL_ERROR")
         #expect(try await client.firebase.currentUser?.uid == S.uid)
     }
+
+    @Test("a Firebase-style session survives a file store: a new client sees the same user and refreshes it at securetoken")
+    func persistedSession() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latch-fb-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("credentials.json").path
+        let script = ScriptedTransport()
+        script.respond(to: S.v1("signInWithPassword"), json: S.tokens())
+        script.respond(to: S.v1("lookup"), json: S.lookup(displayName: "Ada"))
+        func client() throws -> LatchClient {
+            var configuration = LatchPreview.configuration(transport: script.transport)
+            configuration.apiKey = S.apiKey
+            configuration.credentialStore = FileCredentialStore(path: path)
+            return try LatchClient(configuration: configuration)
+        }
+        let user = try await client().firebase.signIn(email: S.email, password: S.password)
+
+        let later = try client()
+        let restored = try #require(try await later.firebase.currentUser)
+        #expect(restored == user)
+        #expect(restored.displayName == "Ada")
+        script.respond(to: S.secureToken, json: S.refreshed(S.idToken(extra: ["n": 4])))
+        _ = try await later.acquireTokenSilent(account: restored.account, forceRefresh: true)
+        #expect(script.requests.last?.path == S.secureToken)
+        #expect(script.requests(to: "/oauth2/v2.0/token").isEmpty)
+    }
 }
