@@ -75,6 +75,18 @@ struct FirebaseAuthStateTests {
         #expect(AuthStateText.events(events.values) == ["signedOut \(S.email)"])
     }
 
+    @Test(
+        "other errors keep the user signed in",
+        arguments: ["TOO_MANY_ATTEMPTS_TRY_LATER", "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "NEW_CODE"])
+    func noLocalSignOut(message: String) async throws {
+        let script = ScriptedTransport()
+        let (client, user, _) = try await S.signedIn(script)
+        script.respond(to: S.v1("lookup"), with: S.error(message))
+        _ = try await #require(throws: LatchError.self) { try await user.reload() }
+        #expect(try await client.firebase.currentUser?.uid == S.uid)
+        #expect(try await client.isSignedIn)
+    }
+
     @Test("a securetoken refresh answered TOKEN_EXPIRED is userTokenExpired (17021) and signs the user out")
     func refreshTokenExpired() async throws {
         let script = ScriptedTransport()
