@@ -30,6 +30,14 @@ public final class ScriptedTransport: Sendable {
         public let headers: [String: String]
         /// The form fields of the body (`application/x-www-form-urlencoded`).
         public let form: [String: String]
+        /// The query items of the URL, e.g. `["key": "…"]` for the Firebase-style API's requests.
+        public let query: [String: String]
+        /// The raw body.
+        public let body: Data
+        /// The body as a JSON object (the Firebase-style API's requests), or `nil` when it is not one.
+        public var json: [String: Any]? {
+            (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+        }
         /// The `client-request-id` header: the flow's correlation id.
         public var correlationID: String? { headers.first { $0.key.lowercased() == "client-request-id" }?.value }
     }
@@ -91,6 +99,13 @@ public final class ScriptedTransport: Sendable {
         respond(to: suffix, with: .json(json, status: status))
     }
 
+    /// Drops the responses queued for `suffix`, the one left to answer every further request
+    /// included, so the next ``respond(to:with:)`` for it is the next answer.
+    public func clear(_ suffix: String) {
+        let suffix = suffix.hasPrefix("/") ? suffix : "/" + suffix
+        state.withLock { state in state.script.removeAll { $0.suffix == suffix } }
+    }
+
     /// Every request so far, oldest first.
     public var requests: [Request] { state.withLock { $0.requests } }
 
@@ -103,7 +118,7 @@ public final class ScriptedTransport: Sendable {
             guard let url = request.url else { throw URLError(.badURL) }
             let recorded = Request(
                 method: request.httpMethod ?? "GET", path: url.path, headers: request.allHTTPHeaderFields ?? [:],
-                form: Self.form(request.httpBody))
+                form: Self.form(request.httpBody), query: Self.query(url), body: request.httpBody ?? Data())
             let response = state.withLock { state -> Response? in
                 state.requests.append(recorded)
                 guard let index = state.script.firstIndex(where: { recorded.path.hasSuffix($0.suffix) }) else { return nil }
@@ -117,6 +132,12 @@ public final class ScriptedTransport: Sendable {
             else { throw URLError(.resourceUnavailable) }
             return (response.body, http)
         }
+    }
+
+    /// The query items of `url`.
+    private static func query(_ url: URL) -> [String: String] {
+        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        return Dictionary(items.map { ($0.name, $0.value ?? "") }) { $1 }
     }
 
     /// The fields of a form body.

@@ -52,6 +52,10 @@ extension LatchAuthEvent {
                 return .userDisabled
             case .userNotFound:
                 return .userNotFound
+            case .userTokenExpired:
+                return .expired
+            case .invalidUserToken:
+                return .invalidRefreshToken
             default:
                 return nil
             }

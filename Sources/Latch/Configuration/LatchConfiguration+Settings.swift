@@ -18,6 +18,7 @@ extension LatchConfiguration {
             serverURL: serverURL, tenant: tenant, clientID: clientID, credentialStore: credentialStore,
             retryPolicy: retryPolicy, logger: logger, transport: transport, clock: clock)
         if let minimumValidity = settings.minimumValidity { self.minimumValidity = minimumValidity }
+        apiKey = settings.apiKey
     }
 
     /// A configuration from, in rising precedence, `Latch.plist` in `bundle`, the JSON or property

@@ -48,6 +48,10 @@ public struct LatchConfiguration: Sendable {
     /// configuration.requestHeaders = { ["Latch-App-Attestation": try await attestation.keyID()] }
     /// ```
     public var requestHeaders: @Sendable () async throws -> [String: String]
+    /// The API key the Firebase-style account API (``LatchClient/firebase``) sends as `?key=` with
+    /// every Identity Toolkit and securetoken request; `nil` until set (those calls then fail with
+    /// ``LatchError/Code/invalidAPIKey`` before any request). Native auth does not use it.
+    public var apiKey: String? = nil
 
     /// Creates a configuration with production defaults.
     public init(

@@ -7,11 +7,13 @@ extension LatchSettings {
         var tenant: String?
         var clientID: String?
         var minimumValidity: TimeInterval?
+        var apiKey: String?
 
         enum CodingKeys: String, CodingKey {
             case server, tenant
             case clientID = "client_id"
             case minimumValidity = "minimum_validity"
+            case apiKey = "api_key"
         }
     }
 
@@ -76,7 +78,8 @@ extension LatchSettings {
             return value
         }
         var settings = LatchSettings(
-            server: value("LATCH_SERVER"), tenant: value("LATCH_TENANT"), clientID: value("LATCH_CLIENT_ID"))
+            server: value("LATCH_SERVER"), tenant: value("LATCH_TENANT"), clientID: value("LATCH_CLIENT_ID"),
+            apiKey: value("LATCH_API_KEY"))
         if let text = value("LATCH_MINIMUM_VALIDITY") {
             guard let seconds = TimeInterval(text) else {
                 throw LatchError.invalidConfiguration("LATCH_MINIMUM_VALIDITY '\(text)' is not a number of seconds.")
@@ -87,6 +90,8 @@ extension LatchSettings {
     }
 
     private init(_ file: File) {
-        self.init(server: file.server, tenant: file.tenant, clientID: file.clientID, minimumValidity: file.minimumValidity)
+        self.init(
+            server: file.server, tenant: file.tenant, clientID: file.clientID, minimumValidity: file.minimumValidity,
+            apiKey: file.apiKey)
     }
 }

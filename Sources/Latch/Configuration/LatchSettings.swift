@@ -10,6 +10,7 @@ import Foundation
 /// | `tenant`                   | `LATCH_TENANT`            | the tenant path segment                   |
 /// | `client_id`                | `LATCH_CLIENT_ID`         | the app's client id                       |
 /// | `minimum_validity`         | `LATCH_MINIMUM_VALIDITY`  | seconds, see ``LatchConfiguration/minimumValidity`` |
+/// | `api_key`                  | `LATCH_API_KEY`           | see ``LatchConfiguration/apiKey``         |
 ///
 /// Each source gives some of the values; ``overriding(_:)`` layers them, and
 /// ``LatchConfiguration/init(settings:credentialStore:retryPolicy:logger:transport:clock:)`` turns
@@ -30,20 +31,26 @@ public struct LatchSettings: Sendable, Equatable {
     public var clientID: String?
     /// Seconds an access token must stay valid to be returned from the cache.
     public var minimumValidity: TimeInterval?
+    /// The API key of the Firebase-style account API (``LatchConfiguration/apiKey``).
+    public var apiKey: String?
 
     /// Creates settings with the given values; `nil` means "not set here".
-    public init(server: String? = nil, tenant: String? = nil, clientID: String? = nil, minimumValidity: TimeInterval? = nil) {
+    public init(
+        server: String? = nil, tenant: String? = nil, clientID: String? = nil, minimumValidity: TimeInterval? = nil,
+        apiKey: String? = nil
+    ) {
         self.server = server
         self.tenant = tenant
         self.clientID = clientID
         self.minimumValidity = minimumValidity
+        self.apiKey = apiKey
     }
 
     /// These settings with every value `other` sets replacing this one's.
     public func overriding(_ other: LatchSettings) -> LatchSettings {
         LatchSettings(
             server: other.server ?? server, tenant: other.tenant ?? tenant, clientID: other.clientID ?? clientID,
-            minimumValidity: other.minimumValidity ?? minimumValidity)
+            minimumValidity: other.minimumValidity ?? minimumValidity, apiKey: other.apiKey ?? apiKey)
     }
 
     /// The server origin and tenant these settings name. A ``server`` whose path ends with the

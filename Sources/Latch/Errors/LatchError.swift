@@ -110,6 +110,7 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
         case .serverProtectionPoliciesRequired: .satisfyProtectionPolicy(name: protectionPolicy ?? "")
         case .flowExpired, .invalidFlowState: .restartFlow
         case .interactionRequired: .signInAgain(claimsChallenge: claimsChallenge)
+        case .userTokenExpired, .invalidUserToken, .requiresRecentLogin: .signInAgain(claimsChallenge: nil)
         case .browserRequired: .useBrowser
         case .userAlreadyExists: .signInInstead
         case .userNotFound: .signUpInstead

@@ -14,12 +14,17 @@ extension LatchError {
 
         // MARK: Firebase Auth numbers (FIRAuthErrorCode)
 
+        /// The credential is invalid, expired or malformed; under e-mail enumeration protection also
+        /// a wrong password or an unknown e-mail (Firebase 17004, `INVALID_LOGIN_CREDENTIALS`).
+        public static let invalidCredential = Code(rawValue: 17004)
         /// The user is disabled (Firebase 17005).
         public static let userDisabled = Code(rawValue: 17005)
         /// The operation is not allowed for this client or tenant (Firebase 17006).
         public static let operationNotAllowed = Code(rawValue: 17006)
         /// An account with this username exists (Firebase 17007 `ERROR_EMAIL_ALREADY_IN_USE`).
         public static let userAlreadyExists = Code(rawValue: 17007)
+        /// Firebase's name for ``userAlreadyExists``: the same code, 17007.
+        public static let emailAlreadyInUse = userAlreadyExists
         /// The username is not a valid e-mail address (Firebase 17008).
         public static let invalidEmail = Code(rawValue: 17008)
         /// Wrong username or password (Firebase 17009).
@@ -28,14 +33,47 @@ extension LatchError {
         public static let tooManyRequests = Code(rawValue: 17010)
         /// No account has this username (Firebase 17011).
         public static let userNotFound = Code(rawValue: 17011)
+        /// A security-sensitive change (e-mail, password, deletion) needs a recent sign-in:
+        /// reauthenticate, then try again (Firebase 17014, `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`).
+        public static let requiresRecentLogin = Code(rawValue: 17014)
+        /// The provider is already linked to the user; raised before any request (Firebase 17015).
+        public static let providerAlreadyLinked = Code(rawValue: 17015)
+        /// The provider is not linked to the user; raised before any request (Firebase 17016).
+        public static let noSuchProvider = Code(rawValue: 17016)
+        /// The user's token is not valid (Firebase 17017, `INVALID_ID_TOKEN`); the user is signed
+        /// out locally.
+        public static let invalidUserToken = Code(rawValue: 17017)
         /// The network failed; ``LatchError/underlyingError`` is the `URLError` (Firebase 17020).
         public static let networkError = Code(rawValue: 17020)
+        /// The user's session expired or was revoked, e.g. the password changed on another device
+        /// (Firebase 17021, `TOKEN_EXPIRED`); the user is signed out locally.
+        public static let userTokenExpired = Code(rawValue: 17021)
+        /// The API key (``LatchConfiguration/apiKey``) is missing or not valid (Firebase 17023).
+        public static let invalidAPIKey = Code(rawValue: 17023)
+        /// A reauthentication named another user than the signed-in one (Firebase 17024).
+        public static let userMismatch = Code(rawValue: 17024)
+        /// The credential is already linked to another account (Firebase 17025,
+        /// `FEDERATED_USER_ID_ALREADY_LINKED`).
+        public static let credentialAlreadyInUse = Code(rawValue: 17025)
         /// The password breaks the policy; ``LatchError/suberror`` says which rule (Firebase 17026).
         public static let weakPassword = Code(rawValue: 17026)
+        /// The app is not authorized to use this API key (Firebase 17028, `ipRefererBlocked`).
+        public static let appNotAuthorized = Code(rawValue: 17028)
+        /// The action code (password reset, e-mail verification) expired (Firebase 17029,
+        /// `EXPIRED_OOB_CODE`).
+        public static let expiredActionCode = Code(rawValue: 17029)
+        /// The action code is not valid, or was used already (Firebase 17030, `INVALID_OOB_CODE`).
+        public static let invalidActionCode = Code(rawValue: 17030)
+        /// An e-mail address is required (Firebase 17034, `MISSING_EMAIL`).
+        public static let missingEmail = Code(rawValue: 17034)
         /// The one-time code is wrong (Firebase 17044).
         public static let invalidCode = Code(rawValue: 17044)
         /// The credential store failed; the cause is in ``LatchError/underlyingError`` (Firebase 17995).
         public static let credentialStoreError = Code(rawValue: 17995)
+        /// The server answered in a way the Firebase-style API does not know (Firebase 17999,
+        /// `ERROR_INTERNAL_ERROR`): an unmapped `error.message`, or a body that is not the error
+        /// envelope. The user stays signed in.
+        public static let internalError = Code(rawValue: 17999)
         /// A token could not be decoded (Firebase 18000).
         public static let malformedJWT = Code(rawValue: 18000)
 
@@ -111,7 +149,12 @@ extension LatchError {
             17005: "ERROR_USER_DISABLED", 17006: "ERROR_OPERATION_NOT_ALLOWED", 17007: "ERROR_EMAIL_ALREADY_IN_USE",
             17008: "ERROR_INVALID_EMAIL", 17009: "ERROR_WRONG_PASSWORD", 17010: "ERROR_TOO_MANY_REQUESTS",
             17011: "ERROR_USER_NOT_FOUND", 17020: "ERROR_NETWORK_REQUEST_FAILED", 17026: "ERROR_WEAK_PASSWORD",
-            17044: "ERROR_INVALID_VERIFICATION_CODE", 17995: "ERROR_KEYCHAIN_ERROR", 18000: "ERROR_MALFORMED_JWT",
+            17044: "ERROR_INVALID_VERIFICATION_CODE", 17004: "ERROR_INVALID_CREDENTIAL",
+            17014: "ERROR_REQUIRES_RECENT_LOGIN", 17015: "ERROR_PROVIDER_ALREADY_LINKED", 17016: "ERROR_NO_SUCH_PROVIDER",
+            17017: "ERROR_INVALID_USER_TOKEN", 17021: "ERROR_USER_TOKEN_EXPIRED", 17023: "ERROR_INVALID_API_KEY",
+            17024: "ERROR_USER_MISMATCH", 17025: "ERROR_CREDENTIAL_ALREADY_IN_USE", 17028: "ERROR_APP_NOT_AUTHORIZED",
+            17029: "ERROR_EXPIRED_ACTION_CODE", 17030: "ERROR_INVALID_ACTION_CODE", 17034: "ERROR_MISSING_EMAIL",
+            17999: "ERROR_INTERNAL_ERROR", 17995: "ERROR_KEYCHAIN_ERROR", 18000: "ERROR_MALFORMED_JWT",
             -50000: "ERROR_INTERNAL", -50002: "ERROR_INTERACTION_REQUIRED", -50003: "ERROR_SERVER_DECLINED_SCOPES",
             -50004: "ERROR_SERVER_PROTECTION_POLICIES_REQUIRED", -50005: "ERROR_USER_CANCELED",
             -50006: "ERROR_SERVER_ERROR", 19001: "ERROR_BROWSER_REQUIRED", 19002: "ERROR_CODE_EXPIRED",

@@ -118,6 +118,10 @@ public struct StoredAccount: Codable, Sendable, Equatable {
     var sessionID: String?
     /// Why the session ended (a ``LatchAuthEvent/SessionEndReason`` raw value), once it has.
     var sessionEndReason: String?
+    /// The Identity Toolkit profile of an account signed in through ``LatchClient/firebase``
+    /// (`accounts:lookup`); `nil` for a native sign-in. Its presence also sends the account's
+    /// refreshes to securetoken rather than the native token endpoint.
+    var firebaseUser: FirebaseWire.UserRecord?
 
     /// The key of this account in ``CredentialSnapshot/accounts``: one entry per server, tenant,
     /// client and account.

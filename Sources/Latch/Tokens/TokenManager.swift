@@ -260,10 +260,18 @@ final class TokenManager: Sendable {
                     // Retried only when the server provably did not process it (no connection, 429,
                     // 503), within the retry policy's bounds; the store lock is held meanwhile. A
                     // sign-out cancels it, retries included.
-                    reply = try await channel.post(
-                        "oauth2/v2.0/token",
-                        ["grant_type": "refresh_token", "refresh_token": refreshToken, "scope": scopes?.joined(separator: " ")],
-                        .stateChanging, correlationID: correlationID)
+                    if record.firebaseUser != nil {
+                        // A Firebase-style session refreshes at securetoken, sent once.
+                        reply = try await FirebaseChannel(configuration: configuration).refresh(
+                            refreshToken, correlationID: correlationID)
+                    } else {
+                        reply = try await channel.post(
+                            "oauth2/v2.0/token",
+                            [
+                                "grant_type": "refresh_token", "refresh_token": refreshToken,
+                                "scope": scopes?.joined(separator: " "),
+                            ], .stateChanging, correlationID: correlationID)
+                    }
                 } catch let error as LatchError {
                     try await settle(
                         error, record: record, key: key, snapshot: snapshot, generation: generation,
@@ -354,7 +362,10 @@ final class TokenManager: Sendable {
 
     /// Stores the tokens of a finished sign-in, and the device token that came with them, as a new
     /// session that becomes the current account, and returns the result.
-    func save(_ reply: NativeAuthReply, username: String) async throws -> LatchTokenResult {
+    /// - Parameter firebaseUser: the profile of a Firebase-style sign-in, kept with the account.
+    func save(_ reply: NativeAuthReply, username: String, firebaseUser: FirebaseWire.UserRecord? = nil) async throws
+        -> LatchTokenResult
+    {
         guard let idToken = reply.idToken ?? reply.accessToken, let claims = LatchClaims(token: idToken) else {
             throw LatchError(code: .malformedJWT, message: "The server's token could not be decoded.")
         }
@@ -365,6 +376,7 @@ final class TokenManager: Sendable {
             updatedAt: configuration.clock())
         record.apply(reply, now: configuration.clock())
         record.sessionID = UUID().uuidString.lowercased()
+        record.firebaseUser = firebaseUser
         let key = record.key
         let store = configuration.credentialStore
         let saved = record

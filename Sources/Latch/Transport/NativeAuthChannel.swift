@@ -99,7 +99,7 @@ struct NativeAuthChannel: Sendable {
     /// headers (`Content-Type`, `Accept`, `client-request-id`, …) are not replaced.
     /// - Throws: what the provider throws, as a ``LatchError`` (``LatchError/Code/internal`` for
     ///   any other error); the request is not sent.
-    private func withAppHeaders(_ request: URLRequest, correlationID: String) async throws -> URLRequest {
+    func withAppHeaders(_ request: URLRequest, correlationID: String) async throws -> URLRequest {
         let headers: [String: String]
         do {
             headers = try await configuration.requestHeaders()
