@@ -58,8 +58,10 @@ enum AdminCommands {
                 let tenant = try admin.tenant(named: tenantName)
                 let client = try admin.createClient(
                     tenant: tenant, id: id, name: arguments.value("name") ?? id,
-                    allowedScopes: arguments.values("scope"), attestationKeyIDs: arguments.values("attestation-key"))
+                    allowedScopes: arguments.values("scope"), attestationKeyIDs: arguments.values("attestation-key"),
+                    apiKey: arguments.value("api-key"))
                 print("created public client \(client.id) in tenant \(tenant.name)")
+                print("api key: \(client.apiKey)")
                 if !client.attestationKeyIDs.isEmpty {
                     print("protection policy app_attestation: \(client.attestationKeyIDs.count) key id(s)")
                 }

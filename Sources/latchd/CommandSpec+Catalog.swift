@@ -94,6 +94,9 @@ extension CommandSpec {
                 "attestation-key", "KEYID",
                 "Require the Latch-App-Attestation header to name this key id on every request (repeatable).",
                 repeatable: true),
+            .valued(
+                "api-key", "KEY",
+                "The API key Firebase-shaped clients send as ?key= (16-128 of A-Z a-z 0-9 - _ .; default: random)."),
             dataDirectory,
         ])
 

@@ -109,6 +109,8 @@ public enum AuthParameter: String, Sendable, Equatable, CaseIterable {
     case adminTokenLabel
     /// The id of a strong authentication method.
     case authMethodID
+    /// A client's API key (`?key=` of the Firebase-shaped family).
+    case apiKey
 }
 
 /// Why a password was refused (NIST SP 800-63B § 3.1.1.2).

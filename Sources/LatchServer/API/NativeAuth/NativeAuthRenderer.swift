@@ -252,6 +252,7 @@ struct NativeAuthRenderer: ErrorRenderer {
         case .adminTokenID: "id"
         case .adminTokenLabel: "name"
         case .authMethodID: "id"
+        case .apiKey: "key"
         }
     }
 
