@@ -81,4 +81,34 @@ struct FirebaseAppleSequenceTests {
             #expect(signedIn.string("localId") == nativeTokens.stringClaim("sub"))
         }
     }
+
+    @Test("a password change here ends native-auth sessions too, and a validSince after a session's start refuses its refresh")
+    func validSinceEndsNativeSessions() async throws {
+        try await withFirebaseServer { client in
+            let native = NativeAuthFlows(client.server)
+            _ = try await client.post(
+                FirebaseClient.v1 + "accounts:signUp", ["email": "ada@example.com", "password": Self.password])
+            let nativeTokens = try await native.signIn("ada@example.com", password: Self.password)
+            let signedIn = try await client.post(
+                FirebaseClient.v1 + "accounts:signInWithPassword", ["email": "ada@example.com", "password": Self.password])
+            let changed = try await client.post(
+                FirebaseClient.v1 + "accounts:update",
+                ["idToken": try #require(signedIn.string("idToken")), "password": Self.newPassword])
+            #expect(changed.status == 200)
+            let stale = try await native.refresh(try #require(nativeTokens.refreshToken))
+            #expect(stale.status == 400)
+            #expect(stale.error == "invalid_grant")
+
+            // validSince alone (no revocation): a session that began before it cannot refresh.
+            let again = try await native.signIn("ada@example.com", password: Self.newPassword)
+            let tenant = try client.server.app.services.admin.tenant(named: "default")
+            try client.server.app.services.store.write { tx in
+                var user = try #require(try tx.user(email: "ada@example.com", tenantID: tenant.id))
+                user.validSince = client.server.clock.now().addingTimeInterval(1)
+                try tx.update(user)
+            }
+            let refused = try await native.refresh(try #require(again.refreshToken))
+            #expect(refused.error == "invalid_grant")
+        }
+    }
 }

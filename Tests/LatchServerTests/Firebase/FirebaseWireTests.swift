@@ -135,4 +135,47 @@ struct FirebaseWireTests {
             #expect(refreshed.string("refresh_token") != signUp.string("refreshToken"))
         }
     }
+
+    @Test("signupNewUser with an anonymous account's ID token links an e-mail and password to it")
+    func anonymousUpgrade() async throws {
+        try await withFirebaseServer { client in
+            let anonymous = try await client.post(FirebaseClient.v3 + "signupNewUser", ["returnSecureToken": true])
+            let linked = try await client.post(
+                FirebaseClient.v3 + "signupNewUser",
+                [
+                    "idToken": try #require(anonymous.string("idToken")), "email": "ada@example.com",
+                    "password": Self.password, "returnSecureToken": true,
+                ])
+            #expect(linked.status == 200, "\(String(decoding: linked.body, as: UTF8.self))")
+            #expect(linked.string("localId") == anonymous.string("localId"))
+            #expect(linked.string("refreshToken") != nil)
+            let claims = try FirebaseClient.claims(of: try #require(linked.string("idToken")))
+            #expect((claims["firebase"] as? [String: Any])?["sign_in_provider"] as? String == "password")
+            let signedIn = try await client.post(
+                FirebaseClient.v1 + "accounts:signInWithPassword", ["email": "ada@example.com", "password": Self.password])
+            #expect(signedIn.string("localId") == anonymous.string("localId"))
+        }
+    }
+
+    @Test("an unknown endpoint under the family's paths is a 404 in Google's envelope")
+    func unknownEndpoint() async throws {
+        try await withFirebaseServer { client in
+            let reply = try await client.post(FirebaseClient.v1 + "accounts:nothing", [:])
+            #expect(reply.status == 404)
+            #expect(String(decoding: reply.body, as: UTF8.self) == FirebaseClient.errorBody("NOT_FOUND", code: 404))
+        }
+    }
+
+    @Test("over a real socket: accounts:signUp and the v3 alias route with the colon and ?key=")
+    func liveSocket() async throws {
+        let server = try LatchTestServer.start(mode: .live)
+        defer { server.stop() }
+        let client = try FirebaseClient(server)
+        let signUp = try await client.post(
+            FirebaseClient.v1 + "accounts:signUp", ["email": "ada@example.com", "password": Self.password])
+        #expect(signUp.status == 200, "\(String(decoding: signUp.body, as: UTF8.self))")
+        let info = try await client.post(
+            FirebaseClient.v3 + "getAccountInfo", ["idToken": try #require(signUp.string("idToken"))])
+        #expect((info["users"] as? [[String: Any]])?.count == 1)
+    }
 }

@@ -35,9 +35,24 @@ struct FirebaseAPI: Sendable {
     func register(in router: inout Router) {
         router.addGroup("firebase", prefixes: Self.prefixes, renderer: renderer)
         route(&router, v1: "accounts:signUp", v3: "signupNewUser", mayBlock: Self.carriesPassword) { call in
-            let session = try services.accounts.signUp(
-                call.context, email: call.string("email"), password: call.string("password"),
-                displayName: call.string("displayName"))
+            let session: AccountSession
+            if let idToken = call.string("idToken") {
+                // A sign-up with an ID token links an e-mail and password to that account (§ 2).
+                var change = AccountChange()
+                change.email = call.string("email")
+                change.password = call.string("password")
+                change.displayName = call.string("displayName")
+                change.returnSecureToken = true
+                guard change.email != nil else { throw AuthFailure.missingParameter(.email) }
+                guard change.password != nil else { throw AuthFailure.missingParameter(.password) }
+                guard let linked = try services.accounts.update(call.context, idToken: idToken, change: change).session
+                else { throw AuthFailure.invalidAccessToken }
+                session = linked
+            } else {
+                session = try services.accounts.signUp(
+                    call.context, email: call.string("email"), password: call.string("password"),
+                    displayName: call.string("displayName"))
+            }
             var body = Self.tokenTriple(session)
             body["kind"] = "identitytoolkit#SignupNewUserResponse"
             body["localId"] = session.user.id
