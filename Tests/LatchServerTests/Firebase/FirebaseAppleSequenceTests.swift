@@ -43,6 +43,11 @@ struct FirebaseAppleSequenceTests {
             let newRefresh = try #require(changed.string("refreshToken"))
             #expect(changed.string("localId") == created.string("localId"))
 
+            let staleID = try await client.post(v3 + "getAccountInfo", ["idToken": signedIn.string("idToken")!])
+            #expect(String(decoding: staleID.body, as: UTF8.self) == FirebaseClient.errorBody("TOKEN_EXPIRED"))
+            let currentID = try await client.post(v3 + "getAccountInfo", ["idToken": changed.string("idToken")!])
+            #expect((currentID["users"] as? [[String: Any]])?.count == 1)
+
             let stale = try await client.post(
                 FirebaseClient.securetoken, ["grantType": "refresh_token", "refreshToken": oldRefresh])
             #expect(stale.status == 400)

@@ -100,7 +100,7 @@ struct FirebaseErrorTests {
     }
 
     @Test(
-        "ID tokens: INVALID_ID_TOKEN for a bad one; an e-mail or password change after 5 minutes is CREDENTIAL_TOO_OLD_LOGIN_AGAIN"
+        "ID tokens: INVALID_ID_TOKEN for a bad one, TOKEN_EXPIRED past exp; an e-mail or password change after 5 minutes is CREDENTIAL_TOO_OLD_LOGIN_AGAIN"
     )
     func idTokens() async throws {
         try await withFirebaseServer { client in
@@ -116,8 +116,13 @@ struct FirebaseErrorTests {
             expectError(
                 try await client.post(FirebaseClient.v1 + "accounts:update", ["idToken": idToken, "email": "new@example.com"]),
                 "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+            client.server.clock.advance(by: 3300)
+            expectError(
+                try await client.post(FirebaseClient.v1 + "accounts:lookup", ["idToken": idToken]), "TOKEN_EXPIRED")
+            let fresh = try await client.post(
+                FirebaseClient.v1 + "accounts:signInWithPassword", ["email": "ada@example.com", "password": Self.password])
             let renamed = try await client.post(
-                FirebaseClient.v1 + "accounts:update", ["idToken": idToken, "displayName": "Ada"])
+                FirebaseClient.v1 + "accounts:update", ["idToken": try #require(fresh.string("idToken")), "displayName": "Ada"])
             #expect(renamed.status == 200)
             #expect(renamed.string("displayName") == "Ada")
         }
