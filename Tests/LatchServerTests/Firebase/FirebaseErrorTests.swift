@@ -163,6 +163,19 @@ struct FirebaseErrorTests {
         }
     }
 
+    @Test("a tenant that requires a second factor: sign-up and sign-in answer OPERATION_NOT_ALLOWED, no tokens")
+    func secondFactorRequired() async throws {
+        try await withFirebaseServer { client in
+            _ = try client.server.createUser(email: "ada@example.com", password: Self.password)
+            try client.server.updateTenant { $0.mfa.policy = .required }
+            expectError(
+                try await client.post(
+                    FirebaseClient.v3 + "verifyPassword", ["email": "ada@example.com", "password": Self.password]),
+                "OPERATION_NOT_ALLOWED")
+            expectError(try await client.post(FirebaseClient.v3 + "signupNewUser", [:]), "OPERATION_NOT_ALLOWED")
+        }
+    }
+
     @Test("securetoken: MISSING_REFRESH_TOKEN, INVALID_GRANT_TYPE, INVALID_REFRESH_TOKEN")
     func refresh() async throws {
         try await withFirebaseServer { client in

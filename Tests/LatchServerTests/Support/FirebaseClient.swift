@@ -74,11 +74,3 @@ func withFirebaseServer<R>(_ body: (FirebaseClient) async throws -> R) async thr
     defer { server.stop() }
     return try await body(try FirebaseClient(server))
 }
-
-extension LatchTestServer {
-    /// Changes the default tenant's settings and drops the directory's cache.
-    func updateTenant(_ change: (inout TenantSettings) -> Void) throws {
-        _ = try app.services.admin.updateTenant(named: tenant, change)
-        app.services.directory.invalidate()
-    }
-}

@@ -62,6 +62,7 @@ public struct AccountService: Sendable {
     public func signUp(_ context: ClientContext, email: String?, password: String?, displayName: String?) throws
         -> AccountSession
     {
+        try Self.refuseSecondFactor(context)
         try limiter.admit(.flowStarts, context)
         let now = clock.now()
         let id = UUID().uuidString.lowercased()
@@ -112,6 +113,7 @@ public struct AccountService: Sendable {
         let normalized = User.normalizeEmail(email)
         guard User.isPlausibleEmail(normalized) else { throw AuthFailure.invalidParameter(.email) }
         guard let password, !password.isEmpty else { throw AuthFailure.missingParameter(.password) }
+        try Self.refuseSecondFactor(context)
         let tenant = context.tenant
         let user = try store.read { try $0.user(email: normalized, tenantID: tenant.id) }
         if user == nil, !tenant.settings.enumerationProtection {
@@ -276,6 +278,14 @@ public struct AccountService: Sendable {
         guard user.validSince <= family.authTime else { throw AuthFailure.sessionExpired }
         let issued = try tokens.refresh(context: context, refreshToken: refreshToken, scope: nil)
         return try issue(context, user: user, authTime: family.authTime, refreshToken: issued.refreshToken)
+    }
+
+    /// This slice has no second-factor step: where the tenant's MFA policy asks for one, the
+    /// account API does not sign in at all rather than issue a session without it.
+    static func refuseSecondFactor(_ context: ClientContext) throws {
+        if context.tenant.settings.mfa.requiresSecondFactor(clientID: context.client.id, scopes: sessionScopes.values) {
+            throw AuthFailure.operationNotAllowed
+        }
     }
 
     /// The `amr` of an account-API session.
