@@ -32,11 +32,15 @@ enum AdminCommands {
             var changes = TenantSettings()
             try applyChangeableSettings(arguments, to: &changes)
             let grace = arguments.value("refresh-grace-seconds") != nil
+            let anonymous = arguments.value("anonymous-sign-in") != nil
+            let recent = arguments.value("recent-sign-in-seconds") != nil
             let limits = try rateLimits(arguments)
             let mfa = try MFAOptions.changes(arguments)
             try withConsole(arguments) { admin in
                 let tenant = try admin.updateTenant(named: name) { settings in
                     if grace { settings.refreshReuseGraceSeconds = changes.refreshReuseGraceSeconds }
+                    if anonymous { settings.anonymousSignIn = changes.anonymousSignIn }
+                    if recent { settings.recentSignInSeconds = changes.recentSignInSeconds }
                     for (kind, limit) in limits { settings.rateLimits[kind] = limit }
                     mfa(&settings.mfa)
                 }
@@ -58,8 +62,10 @@ enum AdminCommands {
                 let tenant = try admin.tenant(named: tenantName)
                 let client = try admin.createClient(
                     tenant: tenant, id: id, name: arguments.value("name") ?? id,
-                    allowedScopes: arguments.values("scope"), attestationKeyIDs: arguments.values("attestation-key"))
+                    allowedScopes: arguments.values("scope"), attestationKeyIDs: arguments.values("attestation-key"),
+                    apiKey: arguments.value("api-key"))
                 print("created public client \(client.id) in tenant \(tenant.name)")
+                print("api key: \(client.apiKey)")
                 if !client.attestationKeyIDs.isEmpty {
                     print("protection policy app_attestation: \(client.attestationKeyIDs.count) key id(s)")
                 }
@@ -184,8 +190,8 @@ enum AdminCommands {
         return line
     }
 
-    /// Applies the settings both `tenant create` and `tenant update` take: `--refresh-grace-seconds`
-    /// and `--rate-limit`.
+    /// Applies the settings both `tenant create` and `tenant update` take: `--refresh-grace-seconds`,
+    /// `--rate-limit`, `--anonymous-sign-in` and `--recent-sign-in-seconds`.
     private static func applyChangeableSettings(_ arguments: Arguments, to settings: inout TenantSettings) throws {
         if let grace = arguments.value("refresh-grace-seconds") {
             guard let seconds = Int(grace), (0...300).contains(seconds) else {
@@ -194,6 +200,18 @@ enum AdminCommands {
             settings.refreshReuseGraceSeconds = seconds
         }
         for (kind, limit) in try rateLimits(arguments) { settings.rateLimits[kind] = limit }
+        if let anonymous = arguments.value("anonymous-sign-in") {
+            guard anonymous == "on" || anonymous == "off" else {
+                throw UsageError("option '--anonymous-sign-in' is on or off, not '\(anonymous)'")
+            }
+            settings.anonymousSignIn = anonymous == "on"
+        }
+        if let recent = arguments.value("recent-sign-in-seconds") {
+            guard let seconds = Int(recent), (1...86_400).contains(seconds) else {
+                throw UsageError("option '--recent-sign-in-seconds' is 1 to 86400, not '\(recent)'")
+            }
+            settings.recentSignInSeconds = seconds
+        }
     }
 
     /// The `--rate-limit KIND=N/PERIOD` values, in order.

@@ -61,7 +61,7 @@ extension CommandSpec {
                 "rate-limit", "KIND=N/PERIOD",
                 "Per-source limit, e.g. flow-starts=30/5m; KIND is flow-starts, code-sends, password-attempts or "
                     + "token-requests; N=0 turns it off (repeatable).", repeatable: true),
-        ] + MFAOptions.specs + [dataDirectory])
+        ] + firebaseOptions + MFAOptions.specs + [dataDirectory])
 
     /// `latchd tenant update`.
     static let tenantUpdate = CommandSpec(
@@ -75,7 +75,7 @@ extension CommandSpec {
                 "rate-limit", "KIND=N/PERIOD",
                 "Per-source limit, e.g. flow-starts=30/5m; KIND is flow-starts, code-sends, password-attempts or "
                     + "token-requests; N=0 turns it off (repeatable).", repeatable: true),
-        ] + MFAOptions.specs + [dataDirectory])
+        ] + firebaseOptions + MFAOptions.specs + [dataDirectory])
 
     /// `latchd tenant list`.
     static let tenantList = CommandSpec(
@@ -94,6 +94,9 @@ extension CommandSpec {
                 "attestation-key", "KEYID",
                 "Require the Latch-App-Attestation header to name this key id on every request (repeatable).",
                 repeatable: true),
+            .valued(
+                "api-key", "KEY",
+                "The API key Firebase-shaped clients send as ?key= (16-128 of A-Z a-z 0-9 - _ .; default: random)."),
             dataDirectory,
         ])
 
@@ -196,6 +199,14 @@ extension CommandSpec {
         all.filter { $0.words.first == group }
     }
 
+    /// The account API (Firebase-shaped) settings `tenant create` and `tenant update` take.
+    private static let firebaseOptions: [Option] = [
+        .valued(
+            "anonymous-sign-in", "on|off", "Whether the account API may create anonymous accounts (default on)."),
+        .valued(
+            "recent-sign-in-seconds", "N",
+            "How recent a sign-in an e-mail or password change, or a deletion, needs (1 to 86400; default 300)."),
+    ]
     private static let tenant = Option.valued("tenant", "T", "The tenant (default: default).")
     private static let dataDirectory = Option.valued("data-dir", "DIR", "The server's data directory (default ./latch-data).")
 }

@@ -78,4 +78,20 @@ import Testing
         router.add("get", "/a") { _ in .text(200, "two") }
         #expect(call(router, "GET", "/a").1 == "two")
     }
+
+    @Test func colonInsideSegmentIsLiteral() {
+        // Google's custom methods (`/v1/accounts:signUp`, AIP-136): the colon is part of the
+        // literal segment, so each method is its own route and the others are 404s.
+        var router = Router()
+        router.add("POST", "/identitytoolkit.googleapis.com/v1/accounts:signUp") { request in
+            .text(200, "signUp:\(request.routePattern ?? "-")")
+        }
+        router.add("POST", "/identitytoolkit.googleapis.com/v1/accounts:lookup") { _ in .text(200, "lookup") }
+        #expect(
+            call(router, "POST", "/identitytoolkit.googleapis.com/v1/accounts:signUp").1
+                == "signUp:/identitytoolkit.googleapis.com/v1/accounts:signUp")
+        #expect(call(router, "POST", "/identitytoolkit.googleapis.com/v1/accounts:lookup").1 == "lookup")
+        #expect(call(router, "POST", "/identitytoolkit.googleapis.com/v1/accounts:delete").0 == 404)
+        #expect(call(router, "POST", "/identitytoolkit.googleapis.com/v1/accounts").0 == 404)
+    }
 }

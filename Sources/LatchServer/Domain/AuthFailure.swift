@@ -64,6 +64,13 @@ public enum AuthFailure: Error, Sendable, Equatable {
     /// The request does not meet the client's protection policy; carries the policy's name
     /// (`app_attestation`).
     case protectionPolicyRequired(String)
+    /// The tenant does not allow this way of signing in (anonymous sign-in turned off).
+    case operationNotAllowed
+    /// The session is older than the user's `validSince` (a password change or revocation since):
+    /// sign in again.
+    case sessionExpired
+    /// The change (e-mail, password, deletion) needs a sign-in more recent than the tenant allows.
+    case recentSignInRequired
     /// Too many attempts: sign-in is delayed after repeated failures, or too many codes were sent;
     /// try again after `retryAfter` seconds (HTTP 429 with `Retry-After`, RFC 6585 § 4).
     case tooManyAttempts(retryAfter: Int)
@@ -109,6 +116,8 @@ public enum AuthParameter: String, Sendable, Equatable, CaseIterable {
     case adminTokenLabel
     /// The id of a strong authentication method.
     case authMethodID
+    /// A client's API key (`?key=` of the Firebase-shaped family).
+    case apiKey
 }
 
 /// Why a password was refused (NIST SP 800-63B § 3.1.1.2).

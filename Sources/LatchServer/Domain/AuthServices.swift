@@ -23,6 +23,8 @@ public struct AuthServices: Sendable {
     public let keyRing: KeyRing
     /// Seals outbox bodies and codes at rest, and opens them.
     public let messageSealer: MessageSealer
+    /// The account API (the Firebase-shaped family).
+    public let accounts: AccountService
     /// Administration.
     public let admin: AdminService
     /// Per-source rate limits.
@@ -83,6 +85,9 @@ public struct AuthServices: Sendable {
             decoys: try DecoyCredential(masterKey: masterKey, store: store, clock: clock), clock: clock)
         passwordReset = PasswordResetService(flows: flows, hasher: hasher, policy: policy, clock: clock)
         methodRegistration = MethodRegistrationService(flows: flows, clock: clock)
+        accounts = AccountService(
+            store: store, clock: clock, passwords: passwords, hasher: hasher, policy: policy, tokens: tokens,
+            signer: signer ?? keyRing, limiter: limiter)
         admin = AdminService(
             store: store, clock: clock, keyRing: keyRing, sealer: sealer, hasher: hasher, policy: policy)
     }

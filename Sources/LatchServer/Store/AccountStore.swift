@@ -25,6 +25,9 @@ public protocol AccountWriting: AccountReading {
     func insert(_ user: User) throws
     /// Replaces a user's profile and credential fields (everything but the sign-in failure state).
     func update(_ user: User) throws
+    /// Deletes the user `id` of the tenant and its strong authentication methods.
+    /// - Returns: whether there was such a user.
+    func deleteUser(id: String, tenantID: String) throws -> Bool
     /// Adds one to the user's consecutive failed sign-ins, atomically.
     /// - Returns: the new count, or `nil` when there is no such user.
     func recordSignInFailure(userID: String) throws -> Int?

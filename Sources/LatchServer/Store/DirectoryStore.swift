@@ -10,6 +10,8 @@ public protocol DirectoryReading {
     func tenants() throws -> [Tenant]
     /// A client of a tenant.
     func client(id: String, tenantID: String) throws -> Client?
+    /// The client whose API key is `apiKey`, in any tenant.
+    func client(apiKey: String) throws -> Client?
     /// The clients of a tenant, by id.
     func clients(tenantID: String) throws -> [Client]
     /// Signing keys of a tenant, latest activation first.

@@ -63,7 +63,52 @@ struct StoreConformanceRoundTripTests {
             #expect(try tx.client(id: "web", tenantID: other.id) == nil)
             #expect(try tx.clients(tenantID: acme.id) == [app, web])
             #expect(try tx.clients(tenantID: "tid-missing") == [])
+            #expect(try tx.client(apiKey: foreign.apiKey) == foreign)
+            #expect(try tx.client(apiKey: web.apiKey) == web)
+            #expect(try tx.client(apiKey: "no-such-key-000000") == nil)
         }
+    }
+
+    @Test("deleting a user removes it and its methods, in its own tenant only", arguments: StoreConformance.implementations)
+    func deleteUser(_ factory: StoreFactory) throws {
+        let subject = try factory.make()
+        defer { subject.close() }
+        let acme = Fixture.tenant("acme")
+        let user = Fixture.user(tenantID: acme.id)
+        let method = AuthMethod(
+            id: "m-1", tenantID: acme.id, userID: user.id, channel: .email, target: "ada@example.com", verified: true,
+            createdAt: Fixture.now)
+        try subject.store.write { tx throws in
+            try tx.insert(acme)
+            try tx.insert(user)
+            try tx.insert(method)
+        }
+        #expect(try subject.store.write { try $0.deleteUser(id: user.id, tenantID: "tid-other") } == false)
+        #expect(try subject.store.write { try $0.deleteUser(id: user.id, tenantID: acme.id) } == true)
+        #expect(try subject.store.write { try $0.deleteUser(id: user.id, tenantID: acme.id) } == false)
+        try subject.store.read { tx throws in
+            #expect(try tx.user(id: user.id, tenantID: acme.id) == nil)
+            #expect(try tx.authMethods(userID: user.id, tenantID: acme.id).isEmpty)
+        }
+    }
+
+    @Test("an API key names one client across all tenants", arguments: StoreConformance.implementations)
+    func apiKeysAreUnique(_ factory: StoreFactory) throws {
+        let subject = try factory.make()
+        defer { subject.close() }
+        let acme = Fixture.tenant("acme")
+        let other = Fixture.tenant("other")
+        var first = Fixture.client("web", tenantID: acme.id)
+        first.apiKey = "shared-key-0123456789"
+        var second = Fixture.client("web", tenantID: other.id)
+        second.apiKey = first.apiKey
+        try subject.store.write { tx throws in
+            try tx.insert(acme)
+            try tx.insert(other)
+            try tx.insert(first)
+        }
+        #expect(throws: StoreError.self) { try subject.store.write { tx throws in try tx.insert(second) } }
+        #expect(try subject.store.read { try $0.client(apiKey: "shared-key-0123456789") } == first)
     }
 
     @Test(

@@ -146,7 +146,7 @@ struct NativeAuthRenderer: ErrorRenderer {
             envelope = .init(
                 error: .invalidGrant, errorDescription: "The refresh token is not valid.",
                 errorCodes: [ServerErrorCode.invalidRefreshToken])
-        case .refreshTokenRevoked:
+        case .refreshTokenRevoked, .sessionExpired:
             envelope = .init(
                 error: .invalidGrant, errorDescription: "The refresh token expired or its session was revoked; sign in again.",
                 errorCodes: [ServerErrorCode.refreshTokenRevoked])
@@ -187,6 +187,10 @@ struct NativeAuthRenderer: ErrorRenderer {
             envelope = .init(
                 error: .tooManyRequests, errorDescription: "Too many attempts; try again in \(seconds) seconds.",
                 errorCodes: [ServerErrorCode.tooManyAttempts])
+        case .operationNotAllowed:
+            envelope = .init(error: .unauthorizedClient, errorDescription: "The tenant does not allow this sign-in.")
+        case .recentSignInRequired:
+            envelope = .init(error: .invalidRequest, errorDescription: "This change needs a recent sign-in; sign in again.")
         case .deliveryUnavailable:
             // RFC 6749 § 4.1.2.1 names this condition temporarily_unavailable; it lasts until an
             // operator configures delivery, so no Retry-After is promised.
@@ -252,6 +256,7 @@ struct NativeAuthRenderer: ErrorRenderer {
         case .adminTokenID: "id"
         case .adminTokenLabel: "name"
         case .authMethodID: "id"
+        case .apiKey: "key"
         }
     }
 

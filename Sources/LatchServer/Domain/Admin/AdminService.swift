@@ -54,7 +54,7 @@ public struct AdminService: Sendable {
     @discardableResult
     public func createClient(
         tenant: Tenant, id: String, name: String, isPublic: Bool = true, allowedScopes: [String] = [],
-        attestationKeyIDs: [String] = []
+        attestationKeyIDs: [String] = [], apiKey: String? = nil
     ) throws -> Client {
         guard Client.isValidID(id) else {
             throw AuthFailure.invalidParameter(.clientID)
@@ -66,6 +66,10 @@ public struct AdminService: Sendable {
             id: id, tenantID: tenant.id, name: name, isPublic: isPublic, allowedScopes: allowedScopes,
             createdAt: clock.now())
         client.attestationKeyIDs = attestationKeyIDs
+        if let apiKey {
+            guard Client.isValidAPIKey(apiKey) else { throw AuthFailure.invalidParameter(.apiKey) }
+            client.apiKey = apiKey
+        }
         try store.write { tx in try tx.insert(client) }
         return client
     }

@@ -53,6 +53,26 @@ public final class Directory: Sendable {
         return client
     }
 
+    /// The client whose API key is `apiKey`, and its tenant (a Firebase project id names the tenant).
+    /// - Throws: ``AuthFailure/missingParameter(_:)`` (`.apiKey`) when absent,
+    ///   ``AuthFailure/unknownClient`` when no client has it.
+    public func client(apiKey: String?) throws -> (tenant: Tenant, client: Client) {
+        guard let apiKey, !apiKey.isEmpty else { throw AuthFailure.missingParameter(.apiKey) }
+        guard Client.isValidAPIKey(apiKey) else { throw AuthFailure.unknownClient }
+        let now = clock.now()
+        let key = "key\u{0}" + apiKey
+        let client: Client
+        if let cached = clients.read({ $0[key] }), now.timeIntervalSince(cached.loadedAt) < ttl {
+            client = cached.value
+        } else {
+            guard let found = try store.read({ try $0.client(apiKey: apiKey) }) else { throw AuthFailure.unknownClient }
+            clients.write { $0[key] = Entry(value: found, loadedAt: now) }
+            client = found
+        }
+        guard let tenant = try store.read({ try $0.tenant(id: client.tenantID) }) else { throw AuthFailure.unknownClient }
+        return (try self.tenant(named: tenant.name), client)
+    }
+
     /// Forgets cached entries (after an admin change made in this process).
     public func invalidate() {
         tenants.write { $0.removeAll() }

@@ -1,4 +1,5 @@
 import Foundation
+import LatchCrypto
 
 /// An application registered in a tenant (RFC 6749 § 2).
 public struct Client: Sendable, Equatable {
@@ -18,6 +19,9 @@ public struct Client: Sendable, Equatable {
     /// `Latch-App-Attestation` with one of these registered key ids (an app-attestation check the
     /// app integrates; see ``ClientProtection``).
     public var attestationKeyIDs: [String] = []
+    /// The API key the Firebase-shaped family takes as `?key=`; unique across tenants, so it names
+    /// the client and its tenant (the Firebase project). Random unless given.
+    public var apiKey: String = Client.makeAPIKey()
 
     /// Creates a client record.
     public init(
@@ -31,6 +35,12 @@ public struct Client: Sendable, Equatable {
         self.allowedScopes = allowedScopes
         self.createdAt = createdAt
     }
+
+    /// A new random API key: 32 random bytes, base64url (43 characters).
+    public static func makeAPIKey() -> String { SecureRandom.token(byteCount: 32) }
+
+    /// Whether `key` is usable as an API key: 16–128 of `A-Z a-z 0-9 - _ .`.
+    public static func isValidAPIKey(_ key: String) -> Bool { key.utf8.count >= 16 && isValidID(key) }
 
     /// Whether `id` is usable as a client id: 1–128 of `A-Z a-z 0-9 - _ .`.
     public static func isValidID(_ id: String) -> Bool {

@@ -48,6 +48,11 @@ public struct TenantSettings: Codable, Sendable, Equatable {
     public var rateLimits = RateLimits()
     /// Multi-factor authentication: off, required, or required by conditional-access rules.
     public var mfa = MFASettings()
+    /// Whether the account API may create anonymous accounts (sign-up without an e-mail).
+    public var anonymousSignIn: Bool = true
+    /// How recent (seconds since `auth_time`) a sign-in must be for the account API to change
+    /// the e-mail or password, or delete the account.
+    public var recentSignInSeconds: Int = 300
 
     /// Default settings.
     public init() {}
@@ -79,6 +84,8 @@ public struct TenantSettings: Codable, Sendable, Equatable {
         auditRetentionDays = try value(.auditRetentionDays, defaults.auditRetentionDays)
         rateLimits = try value(.rateLimits, defaults.rateLimits)
         mfa = try value(.mfa, defaults.mfa)
+        anonymousSignIn = try value(.anonymousSignIn, defaults.anonymousSignIn)
+        recentSignInSeconds = try value(.recentSignInSeconds, defaults.recentSignInSeconds)
     }
 
     /// The longest a token signed now can stay valid; retired keys stay published this long.

@@ -140,7 +140,9 @@ public final class TokenService: Sendable {
                 family.tenantID == tenant.id, family.clientID == context.client.id
             else { return .refused(.invalidRefreshToken) }
             guard family.revokedAt == nil, family.expiresAt > now else { return .refused(.refreshTokenRevoked) }
-            guard let user = try tx.user(id: family.userID, tenantID: tenant.id), !user.disabled else {
+            guard let user = try tx.user(id: family.userID, tenantID: tenant.id), !user.disabled,
+                user.validSince <= family.authTime
+            else {
                 return .refused(.refreshTokenRevoked)
             }
             let granted = ScopeSet(stored: family.scopes)

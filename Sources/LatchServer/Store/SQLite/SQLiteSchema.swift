@@ -272,5 +272,14 @@ enum SQLiteSchema {
         SQLiteMigration(
             "013_client_attestation",
             "ALTER TABLE clients ADD COLUMN attestation_key_ids TEXT NOT NULL DEFAULT '';"),
+        // The API key a Firebase-shaped client sends as `?key=`: unique across tenants, since the key
+        // alone names the client (and so the project). Existing clients get a random one.
+        SQLiteMigration(
+            "014_client_api_keys",
+            """
+            ALTER TABLE clients ADD COLUMN api_key TEXT;
+            UPDATE clients SET api_key = lower(hex(randomblob(24))) WHERE api_key IS NULL;
+            CREATE UNIQUE INDEX clients_api_key ON clients(api_key);
+            """),
     ]
 }

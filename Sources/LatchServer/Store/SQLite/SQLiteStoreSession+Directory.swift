@@ -49,6 +49,10 @@ extension SQLiteStoreSession {
             .map(decodeClient)
     }
 
+    func client(apiKey: String) throws -> Client? {
+        try queryOne("SELECT * FROM clients WHERE api_key = ?", [.text(apiKey)]).map(decodeClient)
+    }
+
     func clients(tenantID: String) throws -> [Client] {
         try query("SELECT * FROM clients WHERE tenant_id = ? ORDER BY id", [.text(tenantID)]).map(decodeClient)
     }
@@ -56,13 +60,13 @@ extension SQLiteStoreSession {
     func insert(_ client: Client) throws {
         try run(
             """
-            INSERT INTO clients (tenant_id, id, name, is_public, allowed_scopes, created_at, attestation_key_ids)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO clients (tenant_id, id, name, is_public, allowed_scopes, created_at, attestation_key_ids, api_key)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(client.tenantID), .text(client.id), .text(client.name), .integer(client.isPublic ? 1 : 0),
                 SQLiteValue(words: client.allowedScopes), SQLiteValue(client.createdAt),
-                SQLiteValue(words: client.attestationKeyIDs),
+                SQLiteValue(words: client.attestationKeyIDs), .text(client.apiKey),
             ])
     }
 
@@ -72,6 +76,7 @@ extension SQLiteStoreSession {
             name: try row.requiredString("name"), isPublic: row.flag("is_public"),
             allowedScopes: row.words("allowed_scopes"), createdAt: try row.requiredDate("created_at"))
         client.attestationKeyIDs = row.words("attestation_key_ids")
+        client.apiKey = try row.requiredString("api_key")
         return client
     }
 }

@@ -1,0 +1,29 @@
+import Foundation
+
+/// How the account API reads the parts of a ``User`` it adds: anonymous accounts, the photo URL.
+///
+/// An anonymous account has no address of its own; it is stored under a placeholder in the
+/// reserved `.invalid` domain (RFC 2606 § 2), unique per account and never shown, and is marked
+/// by an attribute.
+public enum AccountProfile {
+    /// The attribute holding the profile photo URL.
+    public static let photoURLAttribute = "photoUrl"
+    /// The attribute marking an anonymous account.
+    static let providerAttribute = "signInProvider"
+    /// The provider id of anonymous accounts.
+    public static let anonymousProvider = "anonymous"
+    /// The provider id of e-mail and password accounts.
+    public static let passwordProvider = "password"
+
+    /// The placeholder address of the anonymous account `id`.
+    static func anonymousAddress(id: String) -> String { "\(id)@anonymous.invalid" }
+
+    /// Whether `user` is anonymous.
+    public static func isAnonymous(_ user: User) -> Bool { user.attributes[providerAttribute] == anonymousProvider }
+
+    /// The address to show, or `nil` for an anonymous account.
+    public static func email(of user: User) -> String? { isAnonymous(user) ? nil : user.email }
+
+    /// `anonymous` or `password`.
+    public static func signInProvider(of user: User) -> String { isAnonymous(user) ? anonymousProvider : passwordProvider }
+}
