@@ -115,15 +115,7 @@ public struct AccountService: Sendable {
         guard let password, !password.isEmpty else { throw AuthFailure.missingParameter(.password) }
         try Self.refuseSecondFactor(context)
         let tenant = context.tenant
-        let user = try store.read { try $0.user(email: normalized, tenantID: tenant.id) }
-        if user == nil, !tenant.settings.enumerationProtection {
-            try passwords.record(.userNotFound, context: context, userID: nil)
-            throw AuthFailure.userNotFound
-        }
-        if let user, user.disabled {
-            try passwords.record(.userDisabled, context: context, userID: user.id)
-            throw AuthFailure.userDisabled
-        }
+        let user = try passwords.signInAccount(email: normalized, context: context)
         let verified = try passwords.verify(password, for: user, address: normalized, context: context)
         guard var user else { throw AuthFailure.invalidCredentials }
         let now = clock.now()

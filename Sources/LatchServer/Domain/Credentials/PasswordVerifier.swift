@@ -176,6 +176,25 @@ public struct PasswordVerifier: Sendable {
                 clientID: context.client.id, remoteAddress: context.remoteAddress,
                 detail: "failures=\(failures) delay=\(delay)s"))
     }
+    /// The account a sign-in names by `email`, on any wire: `nil` for an unknown address under
+    /// enumeration protection (the sign-in goes on against a decoy and fails like a wrong
+    /// password). Each refusal is recorded.
+    /// - Throws: ``AuthFailure/userNotFound`` for an unknown address without enumeration
+    ///   protection; ``AuthFailure/userDisabled`` for a disabled account.
+    func signInAccount(email: String, context: ClientContext) throws -> User? {
+        let tenant = context.tenant
+        let user = try store.read { try $0.user(email: email, tenantID: tenant.id) }
+        if user == nil, !tenant.settings.enumerationProtection {
+            try record(.userNotFound, context: context, userID: nil)
+            throw AuthFailure.userNotFound
+        }
+        if let user, user.disabled {
+            try record(.userDisabled, context: context, userID: user.id)
+            throw AuthFailure.userDisabled
+        }
+        return user
+    }
+
 
     /// Audits and observes a failed sign-in in a write of its own; a failure that names no account
     /// is only counted for the aggregated summary row (``AuditAggregator``).

@@ -24,16 +24,7 @@ public struct SignInService: Sendable {
             return .browserRequired(.noNativeCredential)
         }
         try flows.limiter.admit(.flowStarts, context)
-        let tenant = context.tenant
-        let user = try flows.store.read { try $0.user(email: email, tenantID: tenant.id) }
-        if user == nil, !tenant.settings.enumerationProtection {
-            try passwords.record(.userNotFound, context: context, userID: nil)
-            throw AuthFailure.userNotFound
-        }
-        if let user, user.disabled {
-            try passwords.record(.userDisabled, context: context, userID: user.id)
-            throw AuthFailure.userDisabled
-        }
+        let user = try passwords.signInAccount(email: email, context: context)
         let token = try flows.start(
             context, kind: .signIn, username: email, userID: user?.id,
             state: FlowState(support: support, capabilities: capabilities))
