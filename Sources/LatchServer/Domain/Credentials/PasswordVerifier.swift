@@ -195,7 +195,6 @@ public struct PasswordVerifier: Sendable {
         return user
     }
 
-
     /// Audits and observes a failed sign-in in a write of its own; a failure that names no account
     /// is only counted for the aggregated summary row (``AuditAggregator``).
     func record(_ failure: AuthFailure, context: ClientContext, userID: String?) throws {
