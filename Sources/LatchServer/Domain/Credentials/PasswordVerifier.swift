@@ -176,14 +176,17 @@ public struct PasswordVerifier: Sendable {
                 clientID: context.client.id, remoteAddress: context.remoteAddress,
                 detail: "failures=\(failures) delay=\(delay)s"))
     }
-    /// The account a sign-in names by `email`, on any wire: `nil` for an unknown address under
-    /// enumeration protection (the sign-in goes on against a decoy and fails like a wrong
+    /// The account a sign-in names by `email`, on any wire (never an anonymous account): `nil` for
+    /// an unknown address under enumeration protection (the sign-in goes on against a decoy and fails like a wrong
     /// password). Each refusal is recorded.
     /// - Throws: ``AuthFailure/userNotFound`` for an unknown address without enumeration
     ///   protection; ``AuthFailure/userDisabled`` for a disabled account.
     func signInAccount(email: String, context: ClientContext) throws -> User? {
         let tenant = context.tenant
-        let user = try store.read { try $0.user(email: email, tenantID: tenant.id) }
+        // An anonymous account's address is a placeholder nobody signs in with.
+        let user = try store.read { try $0.user(email: email, tenantID: tenant.id) }.flatMap {
+            AccountProfile.isAnonymous($0) ? nil : $0
+        }
         if user == nil, !tenant.settings.enumerationProtection {
             try record(.userNotFound, context: context, userID: nil)
             throw AuthFailure.userNotFound
