@@ -101,6 +101,27 @@ struct SecondFactorGuessingTests {
             "oauth2/v2.0/token",
             ["grant_type": "mfa_oob", "continuation_token": try #require(challenge.continuationToken), "oob": code])
         #expect(done.status == 200, "\(done.json)")
+        // The sign-in renewed that device's token (same device id), though the last grant did not send it.
+        let renewed = try #require(done.string("device_token"))
+        #expect(try Self.deviceID(of: renewed) == Self.deviceID(of: deviceToken))
+    }
+
+    /// The device id inside a device token `ldc1.<payload>.<mac>`: the payload's third
+    /// length-prefixed string (tenant, user, device).
+    static func deviceID(of token: String) throws -> String {
+        let parts = token.split(separator: ".")
+        try #require(parts.count == 3)
+        var base64 = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        let bytes = try #require(Data(base64Encoded: base64).map { [UInt8]($0) })
+        var index = 0
+        var fields: [String] = []
+        for _ in 0..<3 {
+            let length = Int(bytes[index])
+            fields.append(String(decoding: bytes[(index + 1)..<(index + 1 + length)], as: UTF8.self))
+            index += 1 + length
+        }
+        return fields[2]
     }
 
     @Test("registration codes from several sources: each code takes at most the tenant's attempts")

@@ -54,7 +54,7 @@ extension SignInService {
         }
         let channel = try currentMethods(of: flow, context: context).first { $0.id == methodID }?.channel
         guard let channel else { throw AuthFailure.verificationContactBlocked }
-        let device = trustedDevice(presented, flow: flow, context: context)
+        let device = trustedDevice(presented, flow: flow, context: context) ?? carriedDevice(of: flow, context: context)
         let amr = Self.amr(flow.state.amr, proving: channel)
         // A step-up keeps the scopes of the refresh it raises.
         let granted = flow.state.stepUp == nil ? scopes.adding(flow.state.scopes) : ScopeSet(stored: flow.state.scopes)
@@ -106,6 +106,15 @@ extension SignInService {
         state.stepUp = FlowState.StepUp(familyID: family.id, refreshTokenHash: presentedHash)
         let token = try flows.start(context, kind: .secondFactor, username: user.email, userID: user.id, state: state)
         return .secondFactorRequired(continuationToken: token, methods: methods)
+    }
+
+    /// The trusted device the flow's first factor came through, as the flow keeps it: still of the
+    /// flow's user and tenant, and not expired.
+    private func carriedDevice(of flow: Flow, context: ClientContext) -> DeviceToken? {
+        guard let payload = flow.state.trustedDevicePayload, let device = DeviceToken(payload: payload),
+            device.userID == flow.userID, device.tenantID == context.tenant.id, device.expiresAt > clock.now()
+        else { return nil }
+        return device
     }
 
     /// The methods the flow's user can prove now.

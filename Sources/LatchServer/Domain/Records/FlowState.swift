@@ -52,6 +52,10 @@ public struct FlowState: Sendable, Equatable {
     /// Second factor: the first factor came through a trusted device (``DeviceTrust``), so its
     /// code sends are not held to the per-address cap that strangers can use up.
     public var trustedDevice = false
+    /// Second factor: that trusted device's token payload (ids and times, no MAC: not a
+    /// credential), so the sign-in that ends the flow renews that device's token and clears that
+    /// device's count, whether or not the last grant presents the token again.
+    public var trustedDevicePayload: [UInt8]?
     /// A step-up: the session whose refresh needs the second factor, and the hash of the refresh
     /// token presented, rotated when the step-up finishes.
     public var stepUp: StepUp?
@@ -105,7 +109,7 @@ public struct FlowState: Sendable, Equatable {
 extension FlowState: Codable {
     private enum CodingKeys: String, CodingKey {
         case support, capabilities, passwordHash, attributes, code, codeSends, passwordAttempts, emailVerified, amr
-        case scopes, methodID, registration, stepUp, trustedDevice
+        case scopes, methodID, registration, stepUp, trustedDevice, trustedDevicePayload
     }
 
     public init(from decoder: any Decoder) throws {
@@ -124,6 +128,7 @@ extension FlowState: Codable {
         registration = try container.decodeIfPresent(PendingContact.self, forKey: .registration)
         stepUp = try container.decodeIfPresent(StepUp.self, forKey: .stepUp)
         trustedDevice = try container.decodeIfPresent(Bool.self, forKey: .trustedDevice) ?? false
+        trustedDevicePayload = try container.decodeIfPresent([UInt8].self, forKey: .trustedDevicePayload)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -142,6 +147,7 @@ extension FlowState: Codable {
         try container.encodeIfPresent(registration, forKey: .registration)
         try container.encodeIfPresent(stepUp, forKey: .stepUp)
         if trustedDevice { try container.encode(trustedDevice, forKey: .trustedDevice) }
+        try container.encodeIfPresent(trustedDevicePayload, forKey: .trustedDevicePayload)
     }
 }
 

@@ -78,7 +78,7 @@ public struct SessionIssuer: Sendable {
             secondFactorAsked || mfa.requiresSecondFactor(clientID: context.client.id, scopes: scopes.values)
         {
             return try requireSecondFactor(
-                tx, context: context, user: user, scopes: scopes, amr: amr, flow: flow, trusted: device != nil)
+                tx, context: context, user: user, scopes: scopes, amr: amr, flow: flow, device: device)
         }
         let now = clock.now()
         let session = try tokens.startSession(tx, context: context, user: user, scopes: scopes, amr: amr, authTime: now)
@@ -93,7 +93,7 @@ public struct SessionIssuer: Sendable {
     /// The second-factor (or method-registration) flow of a sign-in whose first factor passed.
     private func requireSecondFactor(
         _ tx: any StoreWriting, context: ClientContext, user: User, scopes: ScopeSet, amr: [String], flow: FlowState?,
-        trusted: Bool
+        device: DeviceToken?
     ) throws -> Decision {
         let capabilities = flow?.capabilities ?? []
         let methods = try SecondFactorMethods.methods(
@@ -101,7 +101,8 @@ public struct SessionIssuer: Sendable {
         var state = FlowState(
             support: flow?.support ?? [.password, .oneTimeCode, .browser], capabilities: capabilities, amr: amr)
         state.scopes = scopes.values
-        state.trustedDevice = trusted
+        state.trustedDevice = device != nil
+        state.trustedDevicePayload = device?.payload
         let audit = AuditEvent(
             tenantID: context.tenant.id, at: clock.now(), kind: .secondFactorRequired, userID: user.id,
             clientID: context.client.id, remoteAddress: context.remoteAddress,
