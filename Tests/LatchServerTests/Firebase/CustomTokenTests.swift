@@ -64,6 +64,24 @@ struct CustomTokenTests {
         }
     }
 
+    @Test("one service-account key per tenant, made on first use and sealed at rest; tokens carry its kid")
+    func keyAtRest() async throws {
+        try await withFirebaseServer { client in
+            let services = client.server.app.services
+            let tenant = try services.admin.tenant(named: client.server.tenant)
+            #expect(try services.store.read { try $0.serviceAccountKey(tenantID: tenant.id) } == nil)
+            let first = try mint(client.server, uid: "alice")
+            let second = try mint(client.server, uid: "bob")
+            let record = try #require(try services.store.read { try $0.serviceAccountKey(tenantID: tenant.id) })
+            #expect(try FirebaseClient.header(of: first)["kid"] as? String == record.id)
+            #expect(try FirebaseClient.header(of: second)["kid"] as? String == record.id)
+            #expect(!String(decoding: record.sealedPrivateKey, as: UTF8.self).contains("PRIVATE KEY"))
+            // The signing keys of ID tokens are another matter: the service-account key is not in the JWKS.
+            let jwks = String(decoding: try services.keyRing.jwks(for: tenant), as: UTF8.self)
+            #expect(!jwks.contains(record.id))
+        }
+    }
+
     @Test("v1 signs a new uid up and v3 signs the same account in; claims sit at the top level of the ID token")
     func signIn() async throws {
         try await withFirebaseServer { client in
