@@ -163,6 +163,16 @@ struct CustomTokenTests {
             let resigned = parts[0] + "." + parts[1] + "." + String(parts[2].reversed())
             expectError(try await client.post(Self.v1, ["token": resigned]), "INVALID_CUSTOM_TOKEN")
 
+            let services = client.server.app.services
+            let tenantID = try services.admin.tenant(named: client.server.tenant).id
+            #expect(try await client.post(Self.v1, ["token": try mint(client.server, uid: "dora")]).status == 200)
+            try services.store.write { tx in
+                var dora = try #require(try tx.user(id: "dora", tenantID: tenantID))
+                dora.disabled = true
+                try tx.update(dora)
+            }
+            expectError(try await client.post(Self.v1, ["token": try mint(client.server, uid: "dora")]), "USER_DISABLED")
+
             client.server.clock.advance(by: 3601)
             expectError(try await client.post(Self.v1, ["token": token]), "INVALID_CUSTOM_TOKEN")
             expectError(try await client.post(Self.v3, ["token": token]), "INVALID_CUSTOM_TOKEN")
