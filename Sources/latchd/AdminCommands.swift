@@ -154,6 +154,16 @@ enum AdminCommands {
                     print("admin token \(token.id) was revoked already (\(token.revokedAt.map(iso) ?? "earlier"))")
                 }
             }
+        case "custom-token mint":
+            guard let uid = arguments.value("uid") else { throw UsageError("'custom-token mint' needs '--uid UID'") }
+            guard !uid.isEmpty, uid.count <= CustomTokenService.maximumUIDLength else {
+                throw UsageError("option '--uid' is 1 to \(CustomTokenService.maximumUIDLength) characters")
+            }
+            let claims = try customClaims(arguments)
+            try withConsole(arguments) { admin in
+                // The token alone on standard output, so `TOKEN=$(latchd custom-token mint ...)` works.
+                print(try admin.mintCustomToken(tenant: try admin.tenant(named: tenantName), uid: uid, claims: claims))
+            }
         case "outbox":
             try withConsole(arguments) { admin in
                 let tenant = arguments.value("tenant").map { try? admin.tenant(named: $0) } ?? nil
@@ -227,6 +237,19 @@ enum AdminCommands {
             }
             return (kind, limit)
         }
+    }
+
+    /// The `--claims JSON` object of `custom-token mint`, checked for reserved names.
+    private static func customClaims(_ arguments: Arguments) throws -> [String: any Sendable] {
+        guard let text = arguments.value("claims") else { return [:] }
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else {
+            throw UsageError("option '--claims' expects a JSON object, not '\(text)'")
+        }
+        let reserved = object.keys.filter { CustomTokenService.reservedClaims.contains($0) }.sorted()
+        guard reserved.isEmpty else {
+            throw UsageError("option '--claims' may not use the reserved claim names \(reserved.joined(separator: ", "))")
+        }
+        return object.mapValues { CustomTokenService.sendable($0) }
     }
 
     /// Runs `body` with the admin console over `--data-dir` (default `./latch-data`), closed afterwards.

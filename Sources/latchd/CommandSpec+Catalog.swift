@@ -143,6 +143,22 @@ extension CommandSpec {
             + "a fresh key signs if it was the signing one.",
         options: [tenant, dataDirectory])
 
+    /// `latchd custom-token mint`.
+    static let customTokenMint = CommandSpec(
+        words: ["custom-token", "mint"],
+        summary:
+            "Print a custom token for account UID of tenant T, valid for an hour, signed RS256 with the tenant's "
+            + "service-account key (made on first use): signInWithCustomToken / verifyCustomToken take it.",
+        options: [
+            .valued("tenant", "T", "The tenant (default: default)."),
+            .valued("uid", "UID", "The account id (1-128 characters); a new one is created at sign-in.", required: true),
+            .valued(
+                "claims", "JSON",
+                "A JSON object of developer claims for the top level of the ID token (no reserved names such as "
+                    + "iss, sub, aud, exp, firebase)."),
+            dataDirectory,
+        ])
+
     /// `latchd outbox`.
     static let outbox = CommandSpec(
         words: ["outbox"],
@@ -191,7 +207,7 @@ extension CommandSpec {
     /// Every command, in the order the help lists them.
     static let all: [CommandSpec] = [
         serve, tenantCreate, tenantUpdate, tenantList, clientCreate, clientList, userCreate, userList, keysList, keysRotate,
-        keysRevoke, adminTokenCreate, adminTokenList, adminTokenRevoke, outbox, audit,
+        keysRevoke, adminTokenCreate, adminTokenList, adminTokenRevoke, customTokenMint, outbox, audit,
     ]
 
     /// The commands whose first word is `group`.

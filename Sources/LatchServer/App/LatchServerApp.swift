@@ -71,7 +71,7 @@ public final class LatchServerApp: Sendable {
                 ?? Argon2idHasher(parameters: configuration.passwordHashing, gate: Self.passwordGate(for: configuration)),
             deliverable: Set(DeliveryChannel.allCases.filter { transport.delivers(channel: $0.rawValue) }),
             auditAggregator: aggregator, outboxChanged: { worker.notify() },
-            signInObserved: { metrics.record(signIn: $0) })
+            signInObserved: { metrics.record(signIn: $0) }, emulator: configuration.emulator)
         self.services = services
         if try store.read({ try $0.tenant(named: "default") }) == nil {
             try services.admin.createTenant(name: "default")

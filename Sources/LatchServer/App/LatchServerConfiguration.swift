@@ -21,6 +21,10 @@ public struct LatchServerConfiguration: Sendable {
     public var tls: TLSSource?
     /// Development mode: the `latch-dev` client exists and the outbox is logged.
     public var development: Bool = false
+    /// Firebase emulator mode: `signInWithCustomToken` also accepts unsigned (`alg: none`) custom
+    /// tokens, as firebase-admin makes them against the Auth emulator. Off by default; no command-line
+    /// option or config key sets it yet (tests and embedders set it here).
+    public var emulator: Bool = false
     /// `true` answers a write only after it is synced to disk; `false` is crash-safe only.
     public var durable: Bool = true
     /// Argon2id parameters for new password hashes.

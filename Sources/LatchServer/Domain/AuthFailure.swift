@@ -74,6 +74,11 @@ public enum AuthFailure: Error, Sendable, Equatable {
     /// Too many attempts: sign-in is delayed after repeated failures, or too many codes were sent;
     /// try again after `retryAfter` seconds (HTTP 429 with `Retry-After`, RFC 6585 § 4).
     case tooManyAttempts(retryAfter: Int)
+    /// A custom token that is malformed, wrongly signed, expired, meant for another audience, or
+    /// unsigned outside emulator mode.
+    case invalidCustomToken
+    /// A custom token, validly signed, by another tenant's service account.
+    case customTokenMismatch
 }
 
 /// The inputs a domain call can find missing or invalid. Each wire family maps them to its own
@@ -110,6 +115,10 @@ public enum AuthParameter: String, Sendable, Equatable, CaseIterable {
     case keyID
     /// The token to revoke (RFC 7009 § 2.1 `token`).
     case token
+    /// A custom token's `uid` (the account API).
+    case uid
+    /// A custom token's developer `claims` (the account API).
+    case claims
     /// An admin token id (administration).
     case adminTokenID
     /// An admin token's label (administration).

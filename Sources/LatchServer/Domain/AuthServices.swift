@@ -21,6 +21,8 @@ public struct AuthServices: Sendable {
     public let userinfo: UserinfoService
     /// Signing keys and JWKS.
     public let keyRing: KeyRing
+    /// The tenants' service-account keys, and the custom tokens they sign.
+    public let customTokens: CustomTokenService
     /// Seals outbox bodies and codes at rest, and opens them.
     public let messageSealer: MessageSealer
     /// The account API (the Firebase-shaped family).
@@ -49,6 +51,7 @@ public struct AuthServices: Sendable {
     ///   - auditAggregator: counts failures that name no account, for summary audit rows.
     ///   - outboxChanged: wakes the outbox worker after a commit that queued a message.
     ///   - signInObserved: receives each sign-in outcome (metrics).
+    ///   - emulator: Firebase emulator mode: unsigned (`alg: none`) custom tokens are accepted.
     /// - Throws: ``CryptoError`` when the outbox or device-token key cannot be derived from `masterKey`.
     public init(
         store: any Store, clock: any ServerClock, masterKey: [UInt8], baseURL: String,
@@ -56,11 +59,13 @@ public struct AuthServices: Sendable {
         policy: PasswordPolicy = PasswordPolicy(), deliverable: Set<DeliveryChannel> = Set(DeliveryChannel.allCases),
         auditAggregator: AuditAggregator = AuditAggregator(),
         outboxChanged: @escaping @Sendable () -> Void = {},
-        signInObserved: @escaping @Sendable (SignInOutcome) -> Void = { _ in }
+        signInObserved: @escaping @Sendable (SignInOutcome) -> Void = { _ in }, emulator: Bool = false
     ) throws {
         self.store = store
         self.clock = clock
         keyRing = KeyRing(store: store, clock: clock, masterKey: masterKey)
+        let customTokens = CustomTokenService(store: store, clock: clock, masterKey: masterKey, emulator: emulator)
+        self.customTokens = customTokens
         let sealer = try MessageSealer(masterKey: masterKey)
         messageSealer = sealer
         directory = Directory(store: store, clock: clock)
@@ -87,8 +92,9 @@ public struct AuthServices: Sendable {
         methodRegistration = MethodRegistrationService(flows: flows, clock: clock)
         accounts = AccountService(
             store: store, clock: clock, passwords: passwords, hasher: hasher, policy: policy, tokens: tokens,
-            signer: signer ?? keyRing, limiter: limiter)
+            signer: signer ?? keyRing, limiter: limiter, customTokens: customTokens)
         admin = AdminService(
-            store: store, clock: clock, keyRing: keyRing, sealer: sealer, hasher: hasher, policy: policy)
+            store: store, clock: clock, keyRing: keyRing, sealer: sealer, hasher: hasher, policy: policy,
+            customTokens: customTokens)
     }
 }

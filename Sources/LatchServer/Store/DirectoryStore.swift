@@ -16,6 +16,10 @@ public protocol DirectoryReading {
     func clients(tenantID: String) throws -> [Client]
     /// Signing keys of a tenant, latest activation first.
     func signingKeys(tenantID: String) throws -> [StoredSigningKey]
+    /// The service-account key of a tenant, if it has one yet.
+    func serviceAccountKey(tenantID: String) throws -> StoredServiceAccountKey?
+    /// The service-account key with this `kid`, in any tenant.
+    func serviceAccountKey(id: String) throws -> StoredServiceAccountKey?
 }
 
 /// Changes to tenants, clients and signing keys.
@@ -28,6 +32,8 @@ public protocol DirectoryWriting: DirectoryReading {
     func insert(_ client: Client) throws
     /// Adds a signing key.
     func insert(_ key: StoredSigningKey) throws
+    /// Adds a tenant's service-account key; ``StoreError/conflict`` if the tenant has one.
+    func insert(_ key: StoredServiceAccountKey) throws
     /// Marks every key of the tenant except `keepID` as superseded from `date` (the new key's activation).
     func retireSigningKeys(tenantID: String, except keepID: String, at date: Date) throws
     /// Revokes the key `id` of the tenant at `date`, if it is not revoked already.

@@ -72,6 +72,13 @@ struct FirebaseAPI: Sendable {
             body["registered"] = true
             return JSONBody.ok(body)
         }
+        route(&router, v1: "accounts:signInWithCustomToken", v3: "verifyCustomToken") { call in
+            let (session, isNew) = try services.accounts.signIn(call.context, customToken: call.string("token"))
+            var body = Self.tokenTriple(session)
+            body["kind"] = "identitytoolkit#VerifyCustomTokenResponse"
+            body["isNewUser"] = isNew
+            return JSONBody.ok(body)
+        }
         route(&router, v1: "accounts:lookup", v3: "getAccountInfo") { call in
             let (user, _) = try services.accounts.authenticate(call.context, idToken: call.string("idToken"))
             return JSONBody.ok(["kind": "identitytoolkit#GetAccountInfoResponse", "users": [Self.userInfo(user)]])

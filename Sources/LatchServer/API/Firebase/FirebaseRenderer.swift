@@ -73,6 +73,10 @@ struct FirebaseRenderer: ErrorRenderer {
             // Google answers 400; `Retry-After` (RFC 9110 § 10.2.3) tells other clients how long.
             return Self.response(
                 400, "TOO_MANY_ATTEMPTS_TRY_LATER", headers: HTTPHeaders([("Retry-After", String(max(1, retryAfter)))]))
+        case .invalidCustomToken:
+            return Self.response(400, "INVALID_CUSTOM_TOKEN")
+        case .customTokenMismatch:
+            return Self.response(400, "CREDENTIAL_MISMATCH")
         case .outOfOrder, .unauthorizedClient, .unsupportedChallengeType, .invalidCode, .codeExpired,
             .codeAttemptsExceeded, .invalidContinuationToken, .continuationTokenExpired, .invalidAttributes,
             .invalidScope, .deliveryUnavailable, .invalidVerificationContact, .verificationContactBlocked,

@@ -191,6 +191,9 @@ struct NativeAuthRenderer: ErrorRenderer {
             envelope = .init(error: .unauthorizedClient, errorDescription: "The tenant does not allow this sign-in.")
         case .recentSignInRequired:
             envelope = .init(error: .invalidRequest, errorDescription: "This change needs a recent sign-in; sign in again.")
+        case .invalidCustomToken, .customTokenMismatch:
+            // Custom tokens exist on the account API only.
+            envelope = .init(error: .invalidGrant, errorDescription: "The custom token is not valid for this tenant.")
         case .deliveryUnavailable:
             // RFC 6749 § 4.1.2.1 names this condition temporarily_unavailable; it lasts until an
             // operator configures delivery, so no Retry-After is promised.
@@ -257,6 +260,8 @@ struct NativeAuthRenderer: ErrorRenderer {
         case .adminTokenLabel: "name"
         case .authMethodID: "id"
         case .apiKey: "key"
+        case .uid: "uid"
+        case .claims: "claims"
         }
     }
 

@@ -22,8 +22,20 @@ public enum AccountProfile {
     public static func isAnonymous(_ user: User) -> Bool { user.attributes[providerAttribute] == anonymousProvider }
 
     /// The address to show, or `nil` for an anonymous account.
-    public static func email(of user: User) -> String? { isAnonymous(user) ? nil : user.email }
+    public static func email(of user: User) -> String? { isAnonymous(user) || isCustom(user) ? nil : user.email }
 
     /// `anonymous` or `password`.
-    public static func signInProvider(of user: User) -> String { isAnonymous(user) ? anonymousProvider : passwordProvider }
+    public static func signInProvider(of user: User) -> String {
+        isAnonymous(user) ? anonymousProvider : isCustom(user) ? customProvider : passwordProvider
+    }
+
+    /// The sign-in provider of accounts a custom token made, which have no e-mail address.
+    public static let customProvider = "custom"
+
+    /// The placeholder address of an account a custom token made: it names no mailbox and no
+    /// wire signs in with it.
+    static func customAddress(id: String) -> String { "\(id)@custom.invalid" }
+
+    /// Whether a custom token made the account (it has no e-mail address).
+    public static func isCustom(_ user: User) -> Bool { user.attributes[providerAttribute] == customProvider }
 }

@@ -48,6 +48,7 @@ public struct AccountService: Sendable {
     let tokens: TokenService
     let signer: any TokenSigner
     let limiter: RateLimiter
+    let customTokens: CustomTokenService
     let profile = FirebaseTokenProfile()
 
     /// The scopes of an account-API session: an ID token and a refresh token.
@@ -135,6 +136,55 @@ public struct AccountService: Sendable {
         return try issue(context, user: signedIn, authTime: now, refreshToken: session.refreshToken)
     }
 
+    /// Signs in with a custom token (``CustomTokenService/verify(_:tenant:)``): the account with the
+    /// token's `uid`, created without an e-mail address when new. The ID token's
+    /// `firebase.sign_in_provider` is `custom` and the token's developer claims sit at its top level.
+    /// - Returns: the session, and whether the account is new.
+    /// - Throws: ``AuthFailure/invalidCustomToken``, ``AuthFailure/customTokenMismatch``,
+    ///   ``AuthFailure/userDisabled``, ``AuthFailure/operationNotAllowed`` (the uid is taken by an
+    ///   account of another tenant, or the tenant asks for a second factor),
+    ///   ``AuthFailure/tooManyAttempts(retryAfter:)``.
+    public func signIn(_ context: ClientContext, customToken: String?) throws -> (session: AccountSession, isNew: Bool) {
+        try Self.refuseSecondFactor(context)
+        try limiter.admit(.flowStarts, context)
+        let tenant = context.tenant
+        let verified = try customTokens.verify(customToken, tenant: tenant)
+        let now = clock.now()
+        let (user, isNew, session) = try store.write { tx -> (User, Bool, TokenService.NewSession) in
+            var isNew = false
+            let user: User
+            if let existing = try tx.user(id: verified.uid, tenantID: tenant.id) {
+                guard !existing.disabled else { throw AuthFailure.userDisabled }
+                user = existing
+            } else {
+                user = User(
+                    id: verified.uid, tenantID: tenant.id, email: AccountProfile.customAddress(id: verified.uid),
+                    emailVerified: false, passwordHash: nil, displayName: nil,
+                    attributes: [AccountProfile.providerAttribute: AccountProfile.customProvider], createdAt: now,
+                    validSince: now)
+                do {
+                    try tx.insert(user)
+                } catch StoreError.conflict {
+                    // Account ids are unique across tenants: another tenant has this uid.
+                    throw AuthFailure.operationNotAllowed
+                }
+                isNew = true
+            }
+            try tx.insert(
+                AuditEvent(
+                    tenantID: tenant.id, at: now, kind: isNew ? .signUp : .signInSucceeded, userID: user.id,
+                    clientID: context.client.id, remoteAddress: context.remoteAddress,
+                    detail: isNew ? "method=custom" : "amr=custom"))
+            let session = try tokens.startSession(
+                tx, context: context, user: user, scopes: Self.sessionScopes, amr: [], authTime: now)
+            return (user, isNew, session)
+        }
+        let issued = try issue(
+            context, user: user, authTime: now, refreshToken: session.refreshToken,
+            provider: AccountProfile.customProvider, developerClaims: verified.claims)
+        return (issued, isNew)
+    }
+
     /// The account an ID token of this tenant names, and the token's `auth_time`.
     /// - Throws: ``AuthFailure/invalidAccessToken`` (missing, malformed, wrong signature, issuer or
     ///   audience), ``AuthFailure/sessionExpired`` (expired, or issued before the account's
@@ -193,7 +243,7 @@ public struct AccountService: Sendable {
             user.passwordHash = try hasher.hash(password, for: context.hashingSource)
             user.validSince = now
         }
-        if AccountProfile.isAnonymous(user), change.email != nil {
+        if AccountProfile.isAnonymous(user) || AccountProfile.isCustom(user), change.email != nil {
             user.attributes[AccountProfile.providerAttribute] = nil
         }
         if change.deleteDisplayName { user.displayName = nil } else if let name = change.displayName { user.displayName = name }
@@ -284,12 +334,14 @@ public struct AccountService: Sendable {
     static func amr(of user: User) -> [String] { AccountProfile.isAnonymous(user) ? [] : ["pwd"] }
 
     /// Signs the ID token of a committed session.
-    private func issue(_ context: ClientContext, user: User, authTime: Date, refreshToken: String?) throws
-        -> AccountSession
-    {
+    private func issue(
+        _ context: ClientContext, user: User, authTime: Date, refreshToken: String?, provider: String? = nil,
+        developerClaims: [String: any Sendable] = [:]
+    ) throws -> AccountSession {
         guard let refreshToken else { throw AuthFailure.invalidRefreshToken }
         let claims = profile.claims(
-            user: user, tenant: context.tenant, authTime: authTime, issuedAt: Int(clock.now().timeIntervalSince1970))
+            user: user, tenant: context.tenant, authTime: authTime, issuedAt: Int(clock.now().timeIntervalSince1970),
+            provider: provider, developerClaims: developerClaims)
         let payload = try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys, .withoutEscapingSlashes])
         let idToken = try signer.sign(Array(payload), type: "JWT", tenant: context.tenant)
         return AccountSession(

@@ -10,6 +10,7 @@ public struct AdminService: Sendable {
     let sealer: MessageSealer
     let hasher: any PasswordHasher
     let policy: PasswordPolicy
+    let customTokens: CustomTokenService
 
     /// Creates a tenant with a fresh signing key.
     /// - Throws: ``AuthFailure/invalidParameter(_:)`` for a bad name, ``StoreError/conflict`` if it exists.
@@ -135,6 +136,12 @@ public struct AdminService: Sendable {
     /// Signing keys of `tenant`, newest first (sealed private keys are not exposed).
     public func signingKeys(tenant: Tenant) throws -> [StoredSigningKey] {
         try store.read { try $0.signingKeys(tenantID: tenant.id) }
+    }
+
+    /// A custom token for `uid` of `tenant`, signed with the tenant's service-account key (made on
+    /// first use); see ``CustomTokenService/mint(tenant:uid:claims:lifetime:)``.
+    public func mintCustomToken(tenant: Tenant, uid: String, claims: [String: any Sendable] = [:]) throws -> String {
+        try customTokens.mint(tenant: tenant, uid: uid, claims: claims)
     }
 
     /// Rotates `tenant`'s signing key; see ``KeyRing/rotate(tenant:algorithm:immediately:)``.

@@ -183,9 +183,9 @@ public struct PasswordVerifier: Sendable {
     ///   protection; ``AuthFailure/userDisabled`` for a disabled account.
     func signInAccount(email: String, context: ClientContext) throws -> User? {
         let tenant = context.tenant
-        // An anonymous account's address is a placeholder nobody signs in with.
+        // An anonymous or custom-token account's address is a placeholder nobody signs in with.
         let user = try store.read { try $0.user(email: email, tenantID: tenant.id) }.flatMap {
-            AccountProfile.isAnonymous($0) ? nil : $0
+            AccountProfile.isAnonymous($0) || AccountProfile.isCustom($0) ? nil : $0
         }
         if user == nil, !tenant.settings.enumerationProtection {
             try record(.userNotFound, context: context, userID: nil)

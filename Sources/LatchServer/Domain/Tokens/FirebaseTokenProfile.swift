@@ -13,9 +13,14 @@ public struct FirebaseTokenProfile: Sendable {
     public static func issuer(project: String) -> String { "https://securetoken.google.com/\(project)" }
 
     /// The ID token's claims for `user` of `tenant`, issued at `issuedAt` (seconds) for a session
-    /// that began at `authTime`.
-    public func claims(user: User, tenant: Tenant, authTime: Date, issuedAt: Int) -> [String: any Sendable] {
-        let provider = AccountProfile.signInProvider(of: user)
+    /// that began at `authTime`; `provider` overrides the account's own `sign_in_provider`, and
+    /// `developerClaims` (a custom token's) go to the top level, where they may replace `name` and
+    /// `picture` but no other claim.
+    public func claims(
+        user: User, tenant: Tenant, authTime: Date, issuedAt: Int, provider given: String? = nil,
+        developerClaims: [String: any Sendable] = [:]
+    ) -> [String: any Sendable] {
+        let provider = given ?? AccountProfile.signInProvider(of: user)
         var claims: [String: any Sendable] = [
             "iss": Self.issuer(project: tenant.name), "aud": tenant.name, "sub": user.id, "user_id": user.id,
             "iat": issuedAt, "exp": issuedAt + tenant.settings.idTokenLifetime,
@@ -31,6 +36,9 @@ public struct FirebaseTokenProfile: Sendable {
         if let picture = user.attributes[AccountProfile.photoURLAttribute] { claims["picture"] = picture }
         if provider == AccountProfile.anonymousProvider { claims["provider_id"] = AccountProfile.anonymousProvider }
         claims["firebase"] = ["identities": identities, "sign_in_provider": provider] as [String: any Sendable]
+        for (name, value) in developerClaims where claims[name] == nil || name == "name" || name == "picture" {
+            claims[name] = value
+        }
         return claims
     }
 }

@@ -281,5 +281,17 @@ enum SQLiteSchema {
             UPDATE clients SET api_key = lower(hex(randomblob(24))) WHERE api_key IS NULL;
             CREATE UNIQUE INDEX clients_api_key ON clients(api_key);
             """),
+        // The key pair that signs a tenant's custom tokens (RS256), one per tenant, made on first use;
+        // the private key sealed with the master key like the signing keys.
+        SQLiteMigration(
+            "015_service_account_keys",
+            """
+            CREATE TABLE service_account_keys (
+                tenant_id TEXT PRIMARY KEY REFERENCES tenants(id),
+                id TEXT NOT NULL UNIQUE,
+                sealed_private_key BLOB NOT NULL,
+                created_at INTEGER NOT NULL
+            );
+            """),
     ]
 }
