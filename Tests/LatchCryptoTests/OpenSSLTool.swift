@@ -1,4 +1,5 @@
 import Foundation
+import LatchLocking
 
 /// Runs the `openssl` command in a scratch directory, to check certificates with a tool nobody
 /// here wrote.
@@ -37,7 +38,7 @@ final class OpenSSLTool {
         process.standardOutput = handle
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.lock.withLock { _ in try process.run() }
         process.waitUntilExit()
         return (process.terminationStatus, try String(contentsOf: log, encoding: .utf8))
     }

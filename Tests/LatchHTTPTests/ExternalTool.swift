@@ -37,7 +37,7 @@ enum ExternalTool {
             continuation.finish()
         }
         let collected = Locked<(Data, Data)>((Data(), Data()))
-        try process.run()
+        try ProcessLaunch.lock.withLock { _ in try process.run() }
         let readers = [
             Background.run {
                 let data = standardOutput.fileHandleForReading.readDataToEndOfFile()

@@ -189,7 +189,7 @@ struct TLSTests {
         let (input, output) = (Pipe(), Pipe())
         process.standardInput = input
         process.standardOutput = output
-        try process.run()
+        try ProcessLaunch.lock.withLock { _ in try process.run() }
         let reader = output.fileHandleForReading
         var ready = Data()
         while !String(decoding: ready, as: UTF8.self).contains("ready\n") {

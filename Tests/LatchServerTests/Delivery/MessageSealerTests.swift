@@ -218,7 +218,7 @@ struct MessageSealerTests {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.lock.withLock { _ in try process.run() }
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         try #require(process.terminationStatus == 0, "latchd \(arguments.joined(separator: " ")): \(printed)")

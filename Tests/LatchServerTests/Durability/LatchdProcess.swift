@@ -1,4 +1,5 @@
 import Foundation
+import LatchLocking
 import Testing
 
 #if canImport(Glibc)
@@ -68,7 +69,7 @@ final class LatchdProcess: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = log
         process.standardError = log
-        try process.run()
+        try ProcessLaunch.lock.withLock { _ in try process.run() }
         try? log.close()
 
         let deadline = ContinuousClock.now + timeout

@@ -1,4 +1,5 @@
 import Foundation
+import LatchLocking
 import LatchServer
 import Testing
 
@@ -108,7 +109,7 @@ struct ServeConnectionLimitTests {
         process.standardOutput = pipe
         process.standardError = pipe
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try ProcessLaunch.lock.withLock { _ in try process.run() }
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: output, as: UTF8.self))

@@ -1,5 +1,6 @@
 import Foundation
 import LatchCrypto
+import LatchLocking
 import Testing
 
 /// `latchd serve` over HTTPS: the development CA under `--dev --tls`, certificate files with a
@@ -17,7 +18,7 @@ struct TLSServeTests {
         process.standardError = FileHandle.nullDevice
         let stdin = Pipe()
         process.standardInput = stdin
-        try process.run()
+        try ProcessLaunch.lock.withLock { _ in try process.run() }
         signal(SIGPIPE, SIG_IGN)  // a child that exits early must not take the test process with it
         if let input { try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
         try stdin.fileHandleForWriting.close()

@@ -1,4 +1,5 @@
 import Foundation
+import LatchLocking
 
 /// Runs SQL on a database file with the `sqlite3` command-line shell, outside any ``SQLiteStore``:
 /// to build databases an older server wrote, or to plant rows the store would never write.
@@ -23,7 +24,7 @@ enum SQLiteShell {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = output
-        try process.run()
+        try ProcessLaunch.lock.withLock { _ in try process.run() }
         signal(SIGPIPE, SIG_IGN)  // a child that exits early must not take the test process with it
         try? input.fileHandleForWriting.write(contentsOf: Data(sql.utf8))
         try input.fileHandleForWriting.close()

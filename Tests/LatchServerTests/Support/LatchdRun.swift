@@ -1,4 +1,5 @@
 import Foundation
+import LatchLocking
 
 #if canImport(Glibc)
     import Glibc
@@ -39,7 +40,7 @@ struct LatchdRun {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = errors
-        try process.run()
+        try ProcessLaunch.lock.withLock { _ in try process.run() }
         try? output.close()
         try? errors.close()
         let deadline = ContinuousClock.now + timeout

@@ -1,4 +1,5 @@
 import Foundation
+import LatchLocking
 import LatchServer
 import LatchTesting
 import Testing
@@ -280,7 +281,7 @@ final class CLIProcess: Sendable {
             continuation.yield(finished.terminationStatus)
             continuation.finish()
         }
-        try process.run()
+        try ProcessLaunch.lock.withLock { _ in try process.run() }
         return CLIProcess(process: process, input: input, output: output, errors: errors, exited: exited)
     }
 

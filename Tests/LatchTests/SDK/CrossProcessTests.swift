@@ -1,4 +1,5 @@
 import Foundation
+import LatchLocking
 import LatchServer
 import LatchTesting
 import Testing
@@ -35,7 +36,7 @@ struct CrossProcessTests {
         process.standardInput = FileHandle.nullDevice
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
+            do { try ProcessLaunch.lock.withLock { _ in try process.run() } } catch { continuation.resume(throwing: error) }
         }
         let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -1,4 +1,5 @@
 import Foundation
+import LatchLocking
 import Testing
 
 @testable import Latch
@@ -23,7 +24,7 @@ struct FileCredentialStoreProcessTests {
         process.standardError = errors
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
+            do { try ProcessLaunch.lock.withLock { _ in try process.run() } } catch { continuation.resume(throwing: error) }
         }
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return (status, text)
