@@ -31,16 +31,20 @@ struct LatchdRun {
         let output = try FileHandle(forWritingTo: outputURL)
         let errors = try FileHandle(forWritingTo: errorURL)
 
+        // `env --chdir` sets the working directory, and standard input is a pipe closed at once:
+        // Foundation's `Process.run()` has crashed in the parent (a `memcpy` inside `run()`) on
+        // this path with `currentDirectoryURL` and `FileHandle.nullDevice`, which are left out.
         let process = Process()
-        process.executableURL = try LatchdProcess.executable()
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["--chdir=\(directory.path)", try LatchdProcess.executable().path] + arguments
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LATCH_") }
             .merging(environment) { _, given in given }
-        process.standardInput = FileHandle.nullDevice
+        let input = Pipe()
+        process.standardInput = input
         process.standardOutput = output
         process.standardError = errors
         try ProcessLaunch.lock.withLock { _ in try process.run() }
+        try? input.fileHandleForWriting.close()
         try? output.close()
         try? errors.close()
         let deadline = ContinuousClock.now + timeout
