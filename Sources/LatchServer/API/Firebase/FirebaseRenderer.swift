@@ -89,27 +89,10 @@ struct FirebaseRenderer: ErrorRenderer {
     static func response(
         _ status: Int, _ code: String, detail: String? = nil, reason: String = "invalid", headers: HTTPHeaders = HTTPHeaders()
     ) -> HTTPResponse {
-        let message = Self.quoted(detail.map { "\(code) : \($0)" } ?? code)
+        let message = JSONWriter.quoted(detail.map { "\(code) : \($0)" } ?? code)
         let body =
             #"{"error":{"code":\#(status),"message":\#(message),"errors":[{"message":\#(message),"#
-            + #""domain":"global","reason":\#(Self.quoted(reason))}]}}"#
+            + #""domain":"global","reason":\#(JSONWriter.quoted(reason))}]}}"#
         return .json(status, Array(body.utf8), headers: headers)
-    }
-
-    /// `text` as a JSON string (RFC 8259 § 7).
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }
