@@ -7,7 +7,7 @@ import Latch
 
 /// Where `latch` connects and where it keeps tokens, resolved from (highest precedence first) the
 /// command-line options, the environment (`LATCH_SERVER`, `LATCH_TENANT`, `LATCH_CLIENT_ID`,
-/// `LATCH_MINIMUM_VALIDITY`, `LATCH_CACHE`), the config file (`--config FILE`, else
+/// `LATCH_MINIMUM_VALIDITY`, `LATCH_CACHE`, `LATCH_API_KEY`), the config file (`--config FILE`, else
 /// `$XDG_CONFIG_HOME/latch/config.json` or `~/.config/latch/config.json`, a JSON object with
 /// `server`, `tenant`, `client_id` and `minimum_validity`: the SDK's ``LatchSettings`` keys), and the
 /// development defaults `http://127.0.0.1:8080`, `default`, `latch-dev`. Certificate authorities
@@ -28,6 +28,10 @@ struct ClientSettings: Sendable {
     /// Seconds a cached access token must stay valid (`minimum_validity`, `LATCH_MINIMUM_VALIDITY`);
     /// `nil` for the SDK's default.
     let minimumValidity: TimeInterval?
+    /// The API key of the client for the Firebase-style account API (`--api-key`, `LATCH_API_KEY`,
+    /// `api_key`); `nil` when none is set, and then `signin --anonymous`, `--custom-token`,
+    /// `--email-link` and `latch account` fail with ERROR_INVALID_API_KEY.
+    let apiKey: String?
 
     /// The default server origin.
     static let defaultServer = "http://127.0.0.1:8080"
@@ -48,7 +52,9 @@ struct ClientSettings: Sendable {
             let file = try Self.readConfig(explicit: options.config, environment: environment)
             settings = defaults.overriding(file ?? LatchSettings())
                 .overriding(try LatchSettings.environment(environment))
-                .overriding(LatchSettings(server: options.server, tenant: options.tenant, clientID: options.clientID))
+                .overriding(
+                    LatchSettings(
+                        server: options.server, tenant: options.tenant, clientID: options.clientID, apiKey: options.apiKey))
             resolved = try settings.resolvedServer()
         } catch let error as LatchError {
             throw UsageError(error.message)
@@ -57,6 +63,7 @@ struct ClientSettings: Sendable {
         tenant = resolved.tenant
         clientID = settings.clientID ?? Self.defaultClientID
         minimumValidity = settings.minimumValidity
+        apiKey = settings.apiKey.flatMap { $0.isEmpty ? nil : $0 }
         guard !clientID.isEmpty else { throw UsageError("the tenant and client id must not be empty") }
         if let cache = options.cache ?? environment["LATCH_CACHE"].flatMap({ $0.isEmpty ? nil : $0 }) {
             cachePath = cache.hasPrefix("/") ? cache : FileManager.default.currentDirectoryPath + "/" + cache
@@ -94,6 +101,7 @@ struct ClientSettings: Sendable {
             serverURL: serverURL, tenant: tenant, clientID: clientID, capabilities: [.mfaRequired, .registrationRequired],
             credentialStore: FileCredentialStore(path: cachePath), transport: transport)
         if let minimumValidity { configuration.minimumValidity = minimumValidity }
+        configuration.apiKey = apiKey
         return configuration
     }
 

@@ -44,6 +44,20 @@ struct CommandLineOptions: Sendable {
     var registerPhone: String?
     /// The action of `latch mfa` (`list`).
     var mfaAction: MFAAction?
+    /// The action of `latch account`.
+    var accountAction: AccountAction?
+    /// `--api-key K`: the client's API key for the Firebase-style account API.
+    var apiKey: String?
+    /// `--anonymous`: `latch signin` as a new anonymous user.
+    var anonymous = false
+    /// `--custom-token T`: `latch signin` with a custom token.
+    var customToken: String?
+    /// `--email-link`: `latch signin` through a link e-mailed to the address.
+    var emailLink = false
+    /// `--provider-id P`: the provider of `latch account link|unlink`.
+    var providerID: String?
+    /// `--id-token T`: the OpenID Connect ID token `latch account link` links.
+    var idToken: String?
 
     /// The requested scopes, or `nil` for the SDK's defaults.
     var requestedScopes: [String]? { scopes.isEmpty ? nil : scopes }
@@ -56,12 +70,17 @@ struct CommandLineOptions: Sendable {
     }
 
     /// The options every subcommand takes that need a value.
-    static let globalValueOptions: Set<String> = ["--server", "--tenant", "--client-id", "--config", "--cache", "--ca-file"]
+    static let globalValueOptions: Set<String> = [
+        "--server", "--tenant", "--client-id", "--config", "--cache", "--ca-file", "--api-key",
+    ]
     private static let valueOptions: Set<String> =
         globalValueOptions.union([
             "--email", "--account", "--scope", "--attribute", "--mfa-method", "--register-email", "--register-phone",
+            "--custom-token", "--provider-id", "--id-token",
         ])
-    private static let flags: Set<String> = ["--json", "--help", "-h", "--password-stdin", "--force-refresh", "--global"]
+    private static let flags: Set<String> = [
+        "--json", "--help", "-h", "--password-stdin", "--force-refresh", "--global", "--anonymous", "--email-link",
+    ]
 
     /// Parses `arguments` (without the program name).
     /// - Throws: ``UsageError`` for an unknown subcommand or option, a missing value, or an option
@@ -109,6 +128,13 @@ struct CommandLineOptions: Sendable {
                     options.mfaAction = action
                     continue
                 }
+                if options.subcommand == .account, options.accountAction == nil {
+                    guard let action = AccountAction(rawValue: argument) else {
+                        throw UsageError("unknown action '\(argument)'\(context); the actions are \(AccountAction.spelled)")
+                    }
+                    options.accountAction = action
+                    continue
+                }
                 guard options.subcommand == nil else { throw UsageError("unexpected argument '\(argument)'\(context)") }
                 options.subcommand = try subcommand(argument)
                 continue
@@ -146,6 +172,13 @@ struct CommandLineOptions: Sendable {
             }
             if subcommand == .mfa, options.mfaAction == nil {
                 throw UsageError("'latch mfa' needs an action: 'latch mfa list'")
+            }
+            if subcommand == .account, options.accountAction == nil {
+                throw UsageError("'latch account' needs an action: \(AccountAction.spelled)")
+            }
+            let ways = [options.anonymous, options.customToken != nil, options.emailLink].filter { $0 }.count
+            if ways > 1 {
+                throw UsageError("options '--anonymous', '--custom-token' and '--email-link' exclude each other")
             }
         }
         return options
@@ -187,6 +220,8 @@ struct CommandLineOptions: Sendable {
         case "--help", "-h": help = true
         case "--password-stdin": passwordFromStandardInput = true
         case "--global": signOutGlobally = true
+        case "--anonymous": anonymous = true
+        case "--email-link": emailLink = true
         default: forceRefresh = true
         }
     }
@@ -204,6 +239,10 @@ struct CommandLineOptions: Sendable {
         case "--mfa-method": mfaMethod = try Self.nonEmpty(name, value)
         case "--register-email": registerEmail = try Self.nonEmpty(name, value)
         case "--register-phone": registerPhone = try Self.nonEmpty(name, value)
+        case "--api-key": apiKey = try Self.nonEmpty(name, value)
+        case "--custom-token": customToken = try Self.nonEmpty(name, value)
+        case "--provider-id": providerID = try Self.nonEmpty(name, value)
+        case "--id-token": idToken = try Self.nonEmpty(name, value)
         case "--scope":
             let parts = value.split(separator: " ").map(String.init)
             guard !parts.isEmpty else { throw UsageError("option '--scope' needs a non-empty value") }
@@ -221,6 +260,27 @@ struct CommandLineOptions: Sendable {
         guard !value.allSatisfy(\.isWhitespace) else { throw UsageError("option '\(name)' needs a non-empty value") }
         return value
     }
+}
+
+/// What `latch account` does.
+enum AccountAction: String, CaseIterable, Sendable {
+    /// Print the account's profile as the server has it.
+    case show
+    /// Change the e-mail address.
+    case updateEmail = "update-email"
+    /// Change the password.
+    case updatePassword = "update-password"
+    /// Send a verification e-mail, then apply its code.
+    case verifyEmail = "verify-email"
+    /// Delete the account on the server.
+    case delete
+    /// Link an e-mail and password, or an OpenID Connect identity.
+    case link
+    /// Unlink a provider.
+    case unlink
+
+    /// The actions as a usage message lists them.
+    static var spelled: String { allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ") }
 }
 
 /// What `latch mfa` does.

@@ -39,11 +39,14 @@ enum ExitCode: Int32, CaseIterable {
     init(for error: LatchError) {
         switch error.code {
         case .wrongPassword, .invalidCode, .weakPassword, .invalidEmail, .missingInput, .invalidAttributes, .invalidScope,
-            .invalidChallenge, .invalidInput, .authMethodBlocked, .verificationContactBlocked:
+            .invalidChallenge, .invalidInput, .authMethodBlocked, .verificationContactBlocked, .invalidCustomToken,
+            .customTokenMismatch, .invalidActionCode, .invalidCredential:
             self = .invalidInput
-        case .userNotFound, .userAlreadyExists, .userDisabled:
+        case .userNotFound, .userAlreadyExists, .userDisabled, .accountExistsWithDifferentCredential,
+            .credentialAlreadyInUse, .providerAlreadyLinked, .noSuchProvider, .userMismatch:
             self = .accountState
-        case .interactionRequired, .flowExpired, .invalidFlowState, .codeExpired, .codeAttemptsExceeded:
+        case .interactionRequired, .flowExpired, .invalidFlowState, .codeExpired, .codeAttemptsExceeded,
+            .expiredActionCode, .requiresRecentLogin, .userTokenExpired, .invalidUserToken:
             self = .sessionEnded
         case .networkError, .serverError, .tooManyRequests:
             self = .retryable
@@ -65,11 +68,15 @@ enum ExitCode: Int32, CaseIterable {
         case .invalidInput:
             "invalid input: wrong password, invalid code, weak password, invalid e-mail,\n"
                 + "       missing input, invalid attributes, invalid scope, wrong second-factor\n"
-                + "       or registration code, invalid or blocked contact or method"
-        case .accountState: "account state: user not found, user already exists, user disabled"
+                + "       or registration code, invalid or blocked contact or method, invalid\n"
+                + "       custom token, credential or e-mail link"
+        case .accountState:
+            "account state: user not found, user already exists, user disabled, provider\n"
+                + "       already linked or not linked, credential of another account"
         case .sessionEnded:
             "session ended or interaction required (sign in again; also when no account\n"
-                + "       is signed in), flow expired, code expired or used up"
+                + "       is signed in, or the sign-in is too old for the change), flow expired,\n"
+                + "       code or link expired or used up"
         case .retryable: "network or server error, too many requests (retryable)"
         case .credentialStore: "credential store error"
         case .browserRequired: "a browser is required to finish the flow"

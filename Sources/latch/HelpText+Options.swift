@@ -49,6 +49,12 @@ extension HelpText {
                 (<data-dir>/dev-ca.pem). Requests then go through libcurl (Linux only).
                 """),
         Option(
+            name: "--api-key", value: "K",
+            summary: """
+                The client's API key, for signin --anonymous / --custom-token / --email-link
+                and 'latch account' (env LATCH_API_KEY; 'latchd client create --api-key').
+                """),
+        Option(
             name: "--json",
             summary: """
                 Print one JSON object per result on stdout; errors as {"error": {"code",
@@ -77,6 +83,22 @@ extension HelpText {
         Option(
             name: "--register-email", value: "ADDRESS",
             summary: "The e-mail address to register when the tenant requires a second factor\nthe account lacks."),
+        Option(name: "--anonymous", summary: "Sign in as a new anonymous user (the tenant must allow it)."),
+        Option(
+            name: "--custom-token", value: "T",
+            summary: "Sign in with a custom token ('latchd custom-token mint', or firebase-admin)."),
+        Option(
+            name: "--email-link",
+            summary: """
+                Send a sign-in link to the e-mail address, then ask for the link (env
+                LATCH_EMAIL_LINK answers the prompt).
+                """),
+        Option(
+            name: "--provider-id", value: "P",
+            summary: "account link / unlink: the provider, e.g. password or oidc.example."),
+        Option(
+            name: "--id-token", value: "T",
+            summary: "account link: the ID token the OpenID Connect provider --provider-id issued."),
         Option(
             name: "--register-phone", value: "+E164",
             summary: "The phone number to register (for SMS codes) when the tenant requires a\nsecond factor the account lacks."),

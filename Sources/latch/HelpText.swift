@@ -33,6 +33,24 @@ enum HelpText {
               Env LATCH_MFA_CODE and LATCH_REGISTRATION_CODE answer the second-factor and
               registration code prompts.
 
+            SIGNIN THROUGH THE ACCOUNT API (need --api-key or env LATCH_API_KEY):
+              --anonymous        Sign in as a new anonymous user.
+              --custom-token T   Sign in with a custom token ('latchd custom-token mint').
+              --email-link       E-mail a sign-in link to --email, then ask for the link
+                                 (env LATCH_EMAIL_LINK answers the prompt).
+
+            ACCOUNT ACTIONS ('latch account ACTION [--account EMAIL]', need the API key too):
+              show               The profile the server holds: uid, e-mail, verified, providers.
+              update-email       Change the e-mail address to --email (else a prompt).
+              update-password    Change the password (prompt, --password-stdin or LATCH_PASSWORD).
+              verify-email       Send a verification e-mail, then ask for its link or code
+                                 (LATCH_CODE answers; an empty answer leaves it for later).
+              delete             Delete the account on the server and sign it out here.
+              link               Link an e-mail and password (--email, then a password), or
+                                 with --provider-id oidc.X --id-token T an OpenID identity.
+              unlink             Unlink --provider-id P.
+              A change of e-mail, password or providers, and delete, need a recent sign-in.
+
             TOKEN / WHOAMI / SIGNOUT / MFA OPTIONS:
               --account EMAIL    The account (default: the only one, else the most recently used).
               --scope S          token only: request scope S (repeatable); when a conditional-
@@ -81,6 +99,11 @@ enum HelpText {
             and LATCH_REGISTRATION_CODE the second-factor and registration code prompts.
             """
         case .token: "Env LATCH_MFA_CODE answers the second-factor code prompt of a step-up."
+        case .account:
+            """
+            Env LATCH_PASSWORD answers the password prompt (update-password, link) and LATCH_CODE
+            the verification prompt (verify-email).
+            """
         default: nil
         }
     }
@@ -92,6 +115,7 @@ enum HelpText {
             switch subcommand {
             case .help: ["[SUBCOMMAND]"]
             case .mfa: ["list"]
+            case .account: ["ACTION"]
             default: [String]()
             }
         return (["USAGE: latch", subcommand.rawValue] + operand + own + ["[GLOBAL OPTIONS]"]).joined(separator: " ")

@@ -48,13 +48,19 @@ enum LatchCommand {
     private static func execute(_ subcommand: Subcommand, _ context: CommandContext) async throws {
         switch subcommand {
         case .signup: try await SignUpCommand(context: context).run()
-        case .signin: try await SignInCommand(context: context).run()
+        case .signin:
+            if FirebaseSignInCommand.applies(to: context.options) {
+                try await FirebaseSignInCommand(context: context).run()
+            } else {
+                try await SignInCommand(context: context).run()
+            }
         case .resetPassword: try await ResetPasswordCommand(context: context).run()
         case .token: try await TokenCommand(context: context).run()
         case .whoami: try await WhoAmICommand(context: context).run()
         case .accounts: try await AccountsCommand(context: context).run()
         case .signout: try await SignOutCommand(context: context).run()
         case .mfa: try await MFACommand(context: context).run()
+        case .account: try await AccountCommand(context: context).run()
         case .help: OutputPrinter.standardOutput(context.options.helpSubject.map(HelpText.help) ?? HelpText.full)
         }
     }

@@ -71,6 +71,31 @@ struct OutputPrinter: Sendable {
         self.result(object, human: lines.joined(separator: "\n"))
     }
 
+    /// A user of the Firebase-style account API after `flow`: uid, e-mail, verification, providers.
+    func user(_ user: LatchUser, status: String, flow: String) {
+        let providers = user.providerData.map(\.providerID)
+        let object: [String: JSONValue] = [
+            "status": .string(status), "flow": .string(flow), "account": Self.account(user.account),
+            "uid": .string(user.uid), "email": .optional(user.email), "email_verified": .bool(user.isEmailVerified),
+            "display_name": .optional(user.displayName), "anonymous": .bool(user.isAnonymous),
+            "providers": .array(providers.map(JSONValue.string)),
+        ]
+        let who = user.email ?? (user.isAnonymous ? "an anonymous user" : user.uid)
+        let lead: String =
+            switch status {
+            case "signed_in": "Signed in as \(who)."
+            case "ok": "Account \(who)."
+            default: "Account \(who): \(status.replacing("_", with: " "))."
+            }
+        let lines = [
+            lead, "  uid:       \(user.uid)",
+            "  e-mail:    \(user.email ?? "none")"
+                + (user.email == nil ? "" : user.isEmailVerified ? " (verified)" : " (not verified)"),
+            "  providers: \(providers.isEmpty ? "none" : providers.joined(separator: ", "))",
+        ]
+        result(object, human: lines.joined(separator: "\n"))
+    }
+
     /// `rows` (the first a header) as columns two spaces apart, left-aligned.
     static func columns(_ rows: [[String]]) -> String {
         let count = rows.map(\.count).max() ?? 0

@@ -89,6 +89,21 @@ struct Prompter: Sendable {
         throw LatchError(code: .missingInput, message: "No choice was made.")
     }
 
+    /// The sign-in link of an e-mail-link sign-in: `LATCH_EMAIL_LINK` or a prompt.
+    func emailLink(sentTo: String) throws -> Answer {
+        if let preset = nonEmpty("LATCH_EMAIL_LINK") { return Answer(value: preset, interactive: false) }
+        note("A sign-in link was sent to \(sentTo); paste it here.")
+        return try ask("Link", what: "sign-in link", trimming: true)
+    }
+
+    /// The link or code of a verification e-mail: `LATCH_CODE` or a prompt; an empty answer
+    /// means "later".
+    func verificationLink(sentTo: String) throws -> Answer {
+        if let preset = nonEmpty("LATCH_CODE") { return Answer(value: preset, interactive: false) }
+        note("A verification e-mail was sent to \(sentTo); paste its link or code, or press Return to finish later.")
+        return try ask("Link or code", what: "verification link", trimming: true)
+    }
+
     /// A free-text answer such as a sign-up attribute.
     func text(_ label: String) throws -> Answer {
         try ask(label, what: label, trimming: true)

@@ -16,6 +16,8 @@ enum Subcommand: String, CaseIterable, Sendable {
     case signout
     /// List the account's second-factor methods (`latch mfa list`).
     case mfa
+    /// Show or change the account through the Firebase-style account API (`latch account ACTION`).
+    case account
     /// Print the help text.
     case help
 
@@ -26,7 +28,9 @@ enum Subcommand: String, CaseIterable, Sendable {
             "Create an account: e-mail, password, the e-mailed code (and any\nattributes the server asks for); then signs in."
         case .signin:
             "Sign in: e-mail, then the password or an e-mailed code, as the server decides;\n"
-                + "then a second factor, or registering one, when the tenant asks for it."
+                + "then a second factor, or registering one, when the tenant asks for it.\n"
+                + "--anonymous, --custom-token T and --email-link sign in through the\n"
+                + "Firebase-style account API instead (they need the client's API key)."
         case .resetPassword: "E-mail, the e-mailed code, a new password; then signs in."
         case .token:
             "Print an access token for the account, refreshing it silently when needed\n"
@@ -35,6 +39,10 @@ enum Subcommand: String, CaseIterable, Sendable {
         case .accounts: "List stored accounts and their session state."
         case .signout: "Remove the account and its tokens from this machine (--global: and end the\nsession on the server)."
         case .mfa: "List the account's second-factor methods, contacts masked ('latch mfa list')."
+        case .account:
+            "Show or change the account through the Firebase-style account API (needs the\n"
+                + "client's API key): show, update-email, update-password, verify-email, delete,\n"
+                + "link, unlink."
         case .help: "Show the help, or the help of SUBCOMMAND."
         }
     }
@@ -43,7 +51,12 @@ enum Subcommand: String, CaseIterable, Sendable {
     var allowedOptions: Set<String> {
         switch self {
         case .signup: Self.secondStepOptions.union(["--email", "--password-stdin", "--scope", "--attribute"])
-        case .signin, .resetPassword: Self.secondStepOptions.union(["--email", "--password-stdin", "--scope"])
+        case .signin:
+            Self.secondStepOptions.union([
+                "--email", "--password-stdin", "--scope", "--anonymous", "--custom-token", "--email-link",
+            ])
+        case .resetPassword: Self.secondStepOptions.union(["--email", "--password-stdin", "--scope"])
+        case .account: ["--account", "--email", "--password-stdin", "--provider-id", "--id-token"]
         case .token: ["--account", "--scope", "--force-refresh", "--mfa-method"]
         case .whoami, .mfa: ["--account"]
         case .signout: ["--account", "--global"]

@@ -30,6 +30,10 @@ extension LatchError: CustomNSError, LocalizedError {
         public static let protectionPolicy = "LatchProtectionPolicyKey"
         /// The claims challenge, with ``Code/interactionRequired`` (String, JSON).
         public static let claimsChallenge = "LatchClaimsChallengeKey"
+        /// The e-mail address of ``Code/accountExistsWithDifferentCredential`` and
+        /// ``Code/credentialAlreadyInUse`` (String); Firebase's key name, so code written for
+        /// Firebase finds it.
+        public static let email = "FIRAuthErrorUserInfoEmailKey"
     }
 
     public static var errorDomain: String { domain }
@@ -52,6 +56,7 @@ extension LatchError: CustomNSError, LocalizedError {
         if code == .serverDeclinedScopes || !declinedScopes.isEmpty { info[UserInfoKey.declinedScopes] = declinedScopes }
         if let protectionPolicy { info[UserInfoKey.protectionPolicy] = protectionPolicy }
         if let claimsChallenge { info[UserInfoKey.claimsChallenge] = claimsChallenge }
+        if let email { info[UserInfoKey.email] = email }
         return info
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-
 internal import LatchWire
 
 /// The one error type of the Latch SDK.
@@ -56,6 +55,9 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
     /// The protection policy the app must satisfy, with ``Code/serverProtectionPoliciesRequired``
     /// (the server's `protection_policy`, e.g. `app_attestation`).
     public let protectionPolicy: String?
+    /// The e-mail address an ``Code/accountExistsWithDifferentCredential`` or
+    /// ``Code/credentialAlreadyInUse`` error is about (Firebase's `FIRAuthErrorUserInfoEmailKey`).
+    public internal(set) var email: String?
     /// The flow's next continuation token, when the answer carried one (internal: flow states use it).
     var continuationToken: String?
     /// Attributes the server still requires (internal: becomes a sign-up state).

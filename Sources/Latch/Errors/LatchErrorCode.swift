@@ -14,6 +14,13 @@ extension LatchError {
 
         // MARK: Firebase Auth numbers (FIRAuthErrorCode)
 
+        /// The custom token is malformed, expired or not signed by a key of the tenant (Firebase
+        /// 17000, `INVALID_CUSTOM_TOKEN`).
+        public static let invalidCustomToken = Code(rawValue: 17000)
+        /// The custom token was signed for another tenant (project) than the client's (Firebase
+        /// 17002, `CREDENTIAL_MISMATCH`).
+        public static let customTokenMismatch = Code(rawValue: 17002)
+
         /// The credential is invalid, expired or malformed; under e-mail enumeration protection also
         /// a wrong password or an unknown e-mail (Firebase 17004, `INVALID_LOGIN_CREDENTIALS`).
         public static let invalidCredential = Code(rawValue: 17004)
@@ -34,6 +41,10 @@ extension LatchError {
         /// No account has this username (Firebase 17011).
         public static let userNotFound = Code(rawValue: 17011)
         /// A security-sensitive change (e-mail, password, deletion) needs a recent sign-in:
+        /// An account with the credential's e-mail exists and signs in another way; sign in with that
+        /// way, then link this credential. ``LatchError/email`` is the address (Firebase 17012,
+        /// raised by the client for a `needConfirmation` answer).
+        public static let accountExistsWithDifferentCredential = Code(rawValue: 17012)
         /// reauthenticate, then try again (Firebase 17014, `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`).
         public static let requiresRecentLogin = Code(rawValue: 17014)
         /// The provider is already linked to the user; raised before any request (Firebase 17015).
@@ -146,7 +157,9 @@ extension LatchError {
         public var description: String { "\(name) (\(rawValue))" }
 
         private static let names: [Int: String] = [
-            17005: "ERROR_USER_DISABLED", 17006: "ERROR_OPERATION_NOT_ALLOWED", 17007: "ERROR_EMAIL_ALREADY_IN_USE",
+            17000: "ERROR_INVALID_CUSTOM_TOKEN", 17002: "ERROR_CUSTOM_TOKEN_MISMATCH",
+            17012: "ERROR_ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL", 17005: "ERROR_USER_DISABLED",
+            17006: "ERROR_OPERATION_NOT_ALLOWED", 17007: "ERROR_EMAIL_ALREADY_IN_USE",
             17008: "ERROR_INVALID_EMAIL", 17009: "ERROR_WRONG_PASSWORD", 17010: "ERROR_TOO_MANY_REQUESTS",
             17011: "ERROR_USER_NOT_FOUND", 17020: "ERROR_NETWORK_REQUEST_FAILED", 17026: "ERROR_WEAK_PASSWORD",
             17044: "ERROR_INVALID_VERIFICATION_CODE", 17004: "ERROR_INVALID_CREDENTIAL",

@@ -16,7 +16,8 @@ enum FirebaseErrorMapping {
         "CREDENTIAL_TOO_OLD_LOGIN_AGAIN": .requiresRecentLogin, "INVALID_ID_TOKEN": .invalidUserToken,
         "TOKEN_EXPIRED": .userTokenExpired, "FEDERATED_USER_ID_ALREADY_LINKED": .credentialAlreadyInUse,
         "WEAK_PASSWORD": .weakPassword, "EXPIRED_OOB_CODE": .expiredActionCode, "INVALID_OOB_CODE": .invalidActionCode,
-        "MISSING_EMAIL": .missingEmail, "INVALID_CODE": .invalidCode,
+        "MISSING_EMAIL": .missingEmail, "INVALID_CODE": .invalidCode, "INVALID_CUSTOM_TOKEN": .invalidCustomToken,
+        "CREDENTIAL_MISMATCH": .customTokenMismatch,
     ]
 
     /// Codes whose detail is dropped (the Apple SDK discards `EMAIL_EXISTS`'s).
@@ -59,6 +60,14 @@ enum FirebaseErrorMapping {
         return LatchError(
             code: code, message: "The server answered \(server).", failureReason: detail.isEmpty ? nil : detail,
             correlationID: correlationID, httpStatus: status, oauthError: server)
+    }
+
+    /// The error for an error message carried in a 200 answer (`signInWithIdp`'s `errorMessage`).
+    static func error(message: String) -> LatchError {
+        let (server, detail) = split(message)
+        return LatchError(
+            code: table[server] ?? .internalError, message: "The server answered \(server).",
+            failureReason: detail.isEmpty ? nil : detail, oauthError: server)
     }
 
     /// `"CODE : detail"` split at the first `:`, both parts trimmed.

@@ -11,6 +11,14 @@ enum FirebaseWire {
         var expiresIn: String?
         var localId: String?
         var email: String?
+        /// `signInWithIdp`: the provider signed in with; the Apple SDK fails a link without it.
+        var providerId: String?
+        /// `signInWithIdp`: an account with the token's e-mail exists and signs in another way.
+        var needConfirmation: Bool?
+        /// `signInWithIdp` and `signInWithCustomToken`: the account was created by this call.
+        var isNewUser: Bool?
+        /// `signInWithIdp` may carry an error in a 200 answer.
+        var errorMessage: String?
     }
 
     /// `accounts:lookup`: exactly one user is expected.

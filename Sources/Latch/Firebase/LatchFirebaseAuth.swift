@@ -38,6 +38,14 @@ public final class LatchFirebaseAuth: Sendable {
         }
     }
 
+    /// The user of a stored `account` (from ``LatchClient/accounts()``), however it signed in, or
+    /// `nil` when it is no longer stored; for apps that keep several accounts signed in.
+    /// - Throws: ``LatchError/Code/credentialStoreError``.
+    public func user(for account: LatchAccount) async throws -> LatchUser? {
+        guard let record = try await tokens.record(for: account) else { return nil }
+        return LatchUser(record, auth: self)
+    }
+
     /// Creates an e-mail and password account and signs it in (`accounts:signUp`, then
     /// `accounts:lookup`).
     /// - Throws: ``LatchError`` — ``LatchError/Code/invalidEmail``, ``LatchError/Code/emailAlreadyInUse``,
@@ -146,9 +154,12 @@ public final class LatchFirebaseAuth: Sendable {
         }
     }
 
-    /// A valid ID token of `account` (from the cache, or refreshed at securetoken).
+    /// A valid ID token of `account` (from the cache, or refreshed at securetoken): for a session of
+    /// this API the access and ID tokens are one token; for a native-auth session it is the ID
+    /// token, which the server accepts from the client it was issued to.
     func idToken(_ account: LatchAccount, forceRefresh: Bool = false) async throws -> String {
-        try await tokens.acquire(account: account, scopes: nil, forceRefresh: forceRefresh, correlationID: nil).accessToken
+        let result = try await tokens.acquire(account: account, scopes: nil, forceRefresh: forceRefresh, correlationID: nil)
+        return result.idToken ?? result.accessToken
     }
 
     /// Stores the tokens an account update answered (when it did) and the profile of a fresh

@@ -57,8 +57,9 @@ extension LatchUser {
         }
     }
 
-    /// Signs in again as this user (`accounts:signInWithPassword`, then `accounts:lookup`), as
-    /// ``LatchError/Code/requiresRecentLogin`` asks: a new session of the same account.
+    /// Signs in again as this user with `credential`, as ``LatchError/Code/requiresRecentLogin``
+    /// asks: a new session of the same account (`accounts:signInWithPassword`, or
+    /// `accounts:signInWithIdp` with `autoCreate: false`, then `accounts:lookup`).
     /// - Throws: ``LatchError`` — ``LatchError/Code/userMismatch`` when the credential is another
     ///   user's (or names no user), ``LatchError/Code/wrongPassword``, ``LatchError/Code/invalidEmail``,
     ///   ``LatchError/Code/invalidCredential``, ``LatchError/Code/operationNotAllowed``,
@@ -66,15 +67,14 @@ extension LatchUser {
     @discardableResult
     public func reauthenticate(with credential: LatchAuthCredential) async throws -> LatchUser {
         try await auth.signingOutOnInvalidUser(account) {
-            guard !credential.password.isEmpty else {
+            if case .password(_, let password) = credential.kind, password.isEmpty {
                 throw LatchError(code: .wrongPassword, message: "The password is empty.")
             }
+            let (call, fields) = credential.body(autoCreate: false)
             let reply: FirebaseWire.TokenReply
             do {
-                reply = try await auth.channel.accounts(
-                    "signInWithPassword",
-                    ["email": credential.email, "password": credential.password, "returnSecureToken": true],
-                    as: FirebaseWire.TokenReply.self)
+                reply = try await auth.channel.accounts(call, fields, as: FirebaseWire.TokenReply.self)
+                if call == "signInWithIdp" { try LatchFirebaseAuth.checkAssertion(reply) }
             } catch let error as LatchError where error.code == .userNotFound {
                 throw LatchError(
                     code: .userMismatch, message: "The credential names no user.", correlationID: error.correlationID,
@@ -83,26 +83,36 @@ extension LatchUser {
             guard reply.localId == nil || reply.localId == uid else {
                 throw LatchError(code: .userMismatch, message: "The credential is another user's.")
             }
-            return try await auth.signedIn(reply, email: credential.email)
+            return try await auth.signedIn(reply, email: reply.email ?? email)
         }
     }
 
-    /// Links an e-mail credential to the user, e.g. to keep an anonymous user (`accounts:signUp`
-    /// with the user's `idToken`).
+    /// Links a credential to the user, e.g. to keep an anonymous user: an e-mail and password
+    /// (`accounts:signUp` with the user's `idToken`) or an OpenID Connect ID token
+    /// (`accounts:signInWithIdp` with the user's `idToken`).
     /// - Throws: ``LatchError`` — ``LatchError/Code/providerAlreadyLinked`` before any request when
-    ///   the user has that provider already; ``LatchError/Code/credentialAlreadyInUse``,
-    ///   ``LatchError/Code/emailAlreadyInUse``, ``LatchError/Code/operationNotAllowed``,
-    ///   ``LatchError/Code/weakPassword``, ``LatchError/Code/requiresRecentLogin``, and the common errors.
+    ///   the user has that provider already; ``LatchError/Code/credentialAlreadyInUse`` (the
+    ///   identity is another user's), ``LatchError/Code/emailAlreadyInUse``, ``LatchError/Code/invalidCredential``,
+    ///   ``LatchError/Code/operationNotAllowed``, ``LatchError/Code/weakPassword``,
+    ///   ``LatchError/Code/requiresRecentLogin``, and the common errors.
     public func link(with credential: LatchAuthCredential) async throws -> LatchUser {
         guard !providerData.contains(where: { $0.providerID == credential.providerID }) else {
             throw LatchError(code: .providerAlreadyLinked, message: "The user has the \(credential.providerID) provider already.")
         }
         return try await auth.signingOutOnInvalidUser(account) {
             let token = try await auth.idToken(account)
-            let reply = try await auth.channel.accounts(
-                "signUp",
-                ["idToken": token, "email": credential.email, "password": credential.password, "returnSecureToken": true],
-                as: FirebaseWire.TokenReply.self)
+            let reply: FirebaseWire.TokenReply
+            switch credential.kind {
+            case .password(let email, let password):
+                reply = try await auth.channel.accounts(
+                    "signUp", ["idToken": token, "email": email, "password": password, "returnSecureToken": true],
+                    as: FirebaseWire.TokenReply.self)
+            case .openID:
+                var (call, fields) = credential.body()
+                fields["idToken"] = token
+                reply = try await auth.channel.accounts(call, fields, as: FirebaseWire.TokenReply.self)
+                try LatchFirebaseAuth.checkAssertion(reply)
+            }
             return try await auth.refreshProfile(account, after: reply, token: token)
         }
     }
@@ -125,6 +135,19 @@ extension LatchUser {
             let token = try await auth.idToken(account)
             _ = try await auth.channel.accounts(
                 "sendOobCode", ["requestType": "VERIFY_EMAIL", "idToken": token], as: FirebaseWire.EmailReply.self)
+        }
+    }
+
+    /// Sends a message to `newEmail` whose link changes the user's address to it once opened
+    /// (`accounts:sendOobCode`, `VERIFY_AND_CHANGE_EMAIL`); the address stays as it is until then.
+    /// - Throws: ``LatchError`` — ``LatchError/Code/invalidEmail``, ``LatchError/Code/emailAlreadyInUse``,
+    ///   ``LatchError/Code/requiresRecentLogin``, the four that sign the user out, and the common errors.
+    public func sendEmailVerification(beforeUpdatingEmail newEmail: String) async throws {
+        try await auth.signingOutOnInvalidUser(account) {
+            let token = try await auth.idToken(account)
+            _ = try await auth.channel.accounts(
+                "sendOobCode", ["requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": token, "newEmail": newEmail],
+                as: FirebaseWire.EmailReply.self)
         }
     }
 

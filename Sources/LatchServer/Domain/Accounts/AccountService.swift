@@ -185,7 +185,8 @@ public struct AccountService: Sendable {
         return (issued, isNew)
     }
 
-    /// The account an ID token of this tenant names, and the token's `auth_time`.
+    /// The account an ID token of this tenant names, and the token's `auth_time`: an account-API
+    /// token (``FirebaseTokenProfile``) or a native-auth ID token issued to the calling client.
     /// - Throws: ``AuthFailure/invalidAccessToken`` (missing, malformed, wrong signature, issuer or
     ///   audience), ``AuthFailure/sessionExpired`` (expired, or issued before the account's
     ///   `validSince`), ``AuthFailure/userNotFound``, ``AuthFailure/userDisabled``.
@@ -198,9 +199,13 @@ public struct AccountService: Sendable {
         } catch {
             throw AuthFailure.invalidAccessToken
         }
+        // The Firebase profile's token (audience: the project), or a native-auth ID token of the
+        // calling client (audience: its client id), so one account is the same on every wire.
         guard let claims = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any],
-            claims["iss"] as? String == FirebaseTokenProfile.issuer(project: tenant.name),
-            claims["aud"] as? String == tenant.name, let subject = claims["sub"] as? String, !subject.isEmpty,
+            let issuer = claims["iss"] as? String, let audience = claims["aud"] as? String,
+            (issuer == FirebaseTokenProfile.issuer(project: tenant.name) && audience == tenant.name)
+                || (issuer == tokens.issuer(for: tenant) && audience == context.client.id),
+            let subject = claims["sub"] as? String, !subject.isEmpty,
             let expiry = (claims["exp"] as? NSNumber)?.intValue, let issuedAt = (claims["iat"] as? NSNumber)?.intValue,
             let authTime = (claims["auth_time"] as? NSNumber)?.intValue
         else { throw AuthFailure.invalidAccessToken }
