@@ -209,4 +209,39 @@ import Testing
             #expect(Argon2idHasher.statistics.count >= before + 2, "\(name)")
         }
     }
+
+    @Test("an imported hash waits for the hasher's own gate, like an Argon2id verification")
+    func waitsForTheGate() throws {
+        let gate = Argon2Gate(slots: 1)
+        let hasher = Argon2idHasher(parameters: .init(memoryKiB: 1024, iterations: 1, parallelism: 1), gate: gate)
+        let imported = try #require(try Self.imports().first { $0.name == "PBKDF2_SHA256" }).hash
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let result = Outcome()
+        Thread.detachNewThread {
+            _ = try? gate.run(source: "203.0.113.1") {
+                holding.signal()
+                release.wait()
+            }
+        }
+        holding.wait()
+        Thread.detachNewThread {
+            result.set(try? hasher.verifyImported(Self.password, against: imported, for: HashingSource(address: "192.0.2.9")))
+            done.signal()
+        }
+        // The only slot is taken: the imported check waits for it.
+        #expect(done.wait(timeout: .now() + 0.3) == .timedOut)
+        release.signal()
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(result.value == true)
+    }
+
+    /// A value set on another thread.
+    final class Outcome: @unchecked Sendable {  // `stored` is only touched under `lock`
+        private let lock = NSLock()
+        private var stored: Bool?
+        func set(_ value: Bool?) { lock.withLock { stored = value } }
+        var value: Bool? { lock.withLock { stored } }
+    }
 }
