@@ -8,7 +8,7 @@ import Testing
 /// (reference/firebase-auth-protocol.md), are rehashed to Argon2id by that sign-in, and fail like
 /// any wrong password otherwise.
 @Suite("Firebase: imported password hashes")
-struct ImportedPasswordTests {
+struct FirebaseImportedPasswordTests {
     static let password = ImportedPasswordHashTests.password
     static let signIn = FirebaseClient.v1 + "accounts:signInWithPassword"
 
