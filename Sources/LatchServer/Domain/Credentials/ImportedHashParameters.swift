@@ -1,6 +1,6 @@
 /// The call-level hash options an account import names (Identity Toolkit `accounts:batchCreate`:
 /// `hashAlgorithm`, `signerKey`, `saltSeparator`, `rounds`, `memoryCost`, `passwordHashOrder`;
-/// reference/firebase-auth-protocol.md, account import). Byte fields are already decoded from
+/// reference/firebase-auth-protocol.md § 6, `import_users`). Byte fields are already decoded from
 /// base64. ``ImportedPasswordHash`` checks them per algorithm.
 public struct ImportedHashParameters: Sendable, Equatable {
     /// The `hashAlgorithm` name as sent: `SCRYPT`, `BCRYPT`, `PBKDF2_SHA256` or `HMAC_SHA256`

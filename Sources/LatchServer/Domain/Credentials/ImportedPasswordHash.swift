@@ -2,9 +2,9 @@ import LatchCrypto
 import LatchWire
 
 /// A password hash imported from another system (Identity Toolkit `accounts:batchCreate` with
-/// `hashAlgorithm` `SCRYPT`, `BCRYPT`, `PBKDF2_SHA256` or `HMAC_SHA256`; reference/firebase-auth-protocol.md,
-/// account import), kept until its first successful sign-in rehashes the password to Argon2id
-/// (``PasswordVerifier``).
+/// `hashAlgorithm` `SCRYPT`, `BCRYPT`, `PBKDF2_SHA256` or `HMAC_SHA256`;
+/// reference/firebase-auth-protocol.md § 6, `import_users`), kept until its first successful
+/// sign-in rehashes the password to Argon2id (``PasswordVerifier``).
 ///
 /// It is stored in ``User/passwordHash`` as tagged text (``encoded``), base64url without padding
 /// in each field:
@@ -123,9 +123,11 @@ public struct ImportedPasswordHash: Sendable, Equatable {
 
     /// Whether the HMAC input puts the salt first, from `passwordHashOrder`.
     ///
-    /// The Identity Toolkit reference documents `SALT_AND_PASSWORD` and `PASSWORD_AND_SALT` but not
-    /// what `UNSPECIFIED_ORDER` (or no order) means for the HMAC algorithms; Firebase's import of
-    /// salted hashes without an order hashes salt ‖ password, so an unspecified order is salt first.
+    /// The Identity Toolkit reference defines `SALT_AND_PASSWORD` (salt first) and
+    /// `PASSWORD_AND_SALT` (password first) but does not say what `UNSPECIFIED_ORDER`, or no order,
+    /// means for the HMAC algorithms, and firebase-admin sends none. Salt first is assumed then, as
+    /// users report of Firebase's import of salted hashes without an order; an import that MACed
+    /// password ‖ salt must say `PASSWORD_AND_SALT`.
     private static func saltFirst(_ order: String?) throws(Rejection) -> Bool {
         switch order {
         case nil, "UNSPECIFIED_ORDER", "SALT_AND_PASSWORD": true
