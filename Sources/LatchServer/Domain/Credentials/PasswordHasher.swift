@@ -17,10 +17,42 @@ public protocol PasswordHasher: Sendable {
     /// - Throws: ``AuthFailure/tooManyAttempts(retryAfter:)`` when the hasher refuses `source`'s
     ///   call in favour of other sources'.
     func verify(_ password: String, against hash: String, for source: HashingSource) throws -> Bool
+    /// Whether `password` matches an imported hash (``ImportedPasswordHash``), computed where and
+    /// when this hasher computes its own, in `source`'s turn: imported hashes (scrypt at memory
+    /// cost 14, bcrypt) cost as much as Argon2id and share its cores.
+    /// - Throws: ``AuthFailure/tooManyAttempts(retryAfter:)`` when the hasher refuses `source`'s
+    ///   call in favour of other sources'.
+    func verifyImported(_ password: String, against imported: ImportedPasswordHash, for source: HashingSource) throws
+        -> Bool
     /// Whether `hash` was made with other parameters than new hashes get (rehash on next sign-in).
     func needsRehash(_ hash: String) -> Bool
     /// A key naming the parameters, so a decoy hash of equal cost can be cached per configuration.
     var configurationKey: String { get }
+}
+
+extension PasswordHasher {
+    /// Verifies through the process's shared ``Argon2Gate`` in `source`'s turn, for hashers that
+    /// have no gate of their own.
+    /// - Throws: ``AuthFailure/tooManyAttempts(retryAfter:)`` (retry after one second) when the
+    ///   gate refuses the call.
+    public func verifyImported(_ password: String, against imported: ImportedPasswordHash, for source: HashingSource)
+        throws -> Bool
+    {
+        try Argon2Gate.shared.verify(password, against: imported, for: source)
+    }
+}
+
+extension Argon2Gate {
+    /// Runs `imported`'s verification through this gate in `source`'s turn.
+    /// - Throws: ``AuthFailure/tooManyAttempts(retryAfter:)`` (retry after one second) when the
+    ///   gate refuses the call.
+    func verify(_ password: String, against imported: ImportedPasswordHash, for source: HashingSource) throws -> Bool {
+        do {
+            return try run(source: source.key) { imported.verify(password) }
+        } catch {
+            throw AuthFailure.tooManyAttempts(retryAfter: 1)
+        }
+    }
 }
 
 extension Argon2idHasher: PasswordHasher {
@@ -44,6 +76,16 @@ extension Argon2idHasher: PasswordHasher {
         } catch {
             throw AuthFailure.tooManyAttempts(retryAfter: 1)
         }
+    }
+
+    /// Verifies an imported hash through the ``Argon2idHasher/gate`` in `source`'s turn, so it
+    /// waits for a core like an Argon2id verification.
+    /// - Throws: ``AuthFailure/tooManyAttempts(retryAfter:)`` (retry after one second) when the
+    ///   gate refuses the call.
+    public func verifyImported(_ password: String, against imported: ImportedPasswordHash, for source: HashingSource)
+        throws -> Bool
+    {
+        try gate.verify(password, against: imported, for: source)
     }
 
     public var configurationKey: String {

@@ -3,7 +3,9 @@ import LatchCrypto
 
 /// Password verification as one service any wire calls: the sign-in delay check, the decoy hash
 /// for unknown accounts, the failure count and delay, the audit trail and the rehash of hashes made
-/// with older parameters (NIST SP 800-63B § 5.2.2, OWASP Authentication Cheat Sheet).
+/// with older parameters or imported from another system (``ImportedPasswordHash``), which are
+/// replaced by the hasher's own on their first successful sign-in (NIST SP 800-63B § 5.2.2, OWASP
+/// Authentication Cheat Sheet).
 public struct PasswordVerifier: Sendable {
     let store: any Store
     let hasher: any PasswordHasher
@@ -73,7 +75,14 @@ public struct PasswordVerifier: Sendable {
         // Without a stored hash the decoy costs the same time, and never matches.
         let source = context.hashingSource
         let stored = user?.passwordHash
-        let matches = try hasher.verify(password, against: stored ?? decoys.value(for: hasher, source: source), for: source)
+        let matches: Bool
+        if let stored, let imported = ImportedPasswordHash.decode(stored) {
+            // An imported hash (Firebase scrypt, bcrypt, PBKDF2, HMAC): checked on the hasher's
+            // cores, and rehashed to the hasher's own below once it matches.
+            matches = try hasher.verifyImported(password, against: imported, for: source)
+        } else {
+            matches = try hasher.verify(password, against: stored ?? decoys.value(for: hasher, source: source), for: source)
+        }
         guard let user, let stored, matches else {
             guard let user else {
                 // No account: counted for the summary row, and nothing written per request.
