@@ -284,3 +284,55 @@ struct AdminAccountTests {
         }
     }
 }
+
+/// Races and malformed input on the administration calls: never a 500.
+@Suite("Firebase: admin accounts, races and malformed input")
+struct AdminAccountRobustnessTests {
+    @Test("two concurrent creations of one id: one succeeds, the other is DUPLICATE_LOCAL_ID")
+    func concurrentDuplicate() async throws {
+        try await withFirebaseAdminServer { admin in
+            async let first = admin.post("accounts", ["localId": "race"])
+            async let second = admin.post("accounts", ["localId": "race"])
+            let replies = try await [first, second]
+            #expect(replies.map(\.status).sorted() == [200, 400])
+            let refused = try #require(replies.first { $0.status == 400 })
+            #expect(String(decoding: refused.body, as: UTF8.self) == FirebaseClient.errorBody("DUPLICATE_LOCAL_ID"))
+        }
+    }
+
+    @Test("an id taken in another tenant is DUPLICATE_LOCAL_ID there too")
+    func idAcrossTenants() async throws {
+        try await withFirebaseAdminServer { admin in
+            _ = try admin.server.app.services.admin.createTenant(name: "second")
+            try await admin.create(["localId": "shared-id"])
+            var other = admin
+            other.project = "second"
+            let reply = try await other.post("accounts", ["localId": "shared-id"])
+            #expect(String(decoding: reply.body, as: UTF8.self) == FirebaseClient.errorBody("DUPLICATE_LOCAL_ID"))
+            #expect(try await other.post("accounts:lookup", ["localId": ["shared-id"]])["users"] == nil)
+        }
+    }
+
+    @Test("malformed bodies and fields are 400s")
+    func malformed() async throws {
+        try await withFirebaseAdminServer { admin in
+            let notJSON = try await admin.wire.raw(
+                "POST", admin.path("accounts:update"), body: Data("{nope".utf8),
+                headers: ["Content-Type": "application/json", "Authorization": "Bearer owner"])
+            #expect(notJSON.status == 400)
+            try await admin.create(["localId": "m"])
+            let cases: [(String, [String: Any], String)] = [
+                ("accounts:update", ["localId": "m", "validSince": -1], "INVALID_ARGUMENT : validSince"),
+                ("accounts:update", ["localId": "m", "customAttributes": 5], "INVALID_CLAIMS"),
+                ("accounts:update", ["localId": "nobody", "displayName": "x"], "USER_NOT_FOUND"),
+                ("accounts:update", ["displayName": "x"], "INVALID_ARGUMENT : uid"),
+                ("accounts:batchCreate", ["users": "x"], "INVALID_ARGUMENT : users"),
+                ("accounts:batchCreate", ["users": [1]], "INVALID_ARGUMENT : users"),
+            ]
+            for (call, body, message) in cases {
+                let reply = try await admin.post(call, body)
+                #expect(String(decoding: reply.body, as: UTF8.self) == FirebaseClient.errorBody(message), "\(call) \(body)")
+            }
+        }
+    }
+}

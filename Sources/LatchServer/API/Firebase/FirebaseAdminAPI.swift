@@ -150,7 +150,9 @@ struct FirebaseAdminAPI: Sendable {
         change.emailVerified = call.bool("emailVerified")
         change.disabled = call.bool("disableUser") ?? call.bool("disabled")
         if call.body["validSince"] != nil {
-            guard let seconds = call.int("validSince"), seconds >= 0 else { throw AuthFailure.invalidParameter(.token) }
+            guard let seconds = call.int("validSince"), seconds >= 0 else {
+                throw AuthFailure.accountAdministration(.invalidField("validSince"))
+            }
             change.validSince = Date(timeIntervalSince1970: TimeInterval(seconds))
         }
         if let claims = call.body["customAttributes"] {
@@ -165,14 +167,18 @@ struct FirebaseAdminAPI: Sendable {
     /// The accounts and hash options of an `accounts:batchCreate` body, as firebase-admin's
     /// `ImportUserRecord.to_dict` and `UserImportHash.to_dict` write them (bytes in base64).
     static func importRequest(_ call: Call) throws -> ([ImportedAccount], ImportHashOptions?) {
-        guard let users = call.body["users"] as? [any Sendable] else { throw AuthFailure.missingParameter(.uid) }
+        guard let users = call.body["users"] as? [any Sendable] else {
+            throw AuthFailure.accountAdministration(.invalidField("users"))
+        }
         guard users.count <= AccountAdministration.batchLimit else {
             throw AuthFailure.accountAdministration(.tooManyAccounts(limit: AccountAdministration.batchLimit))
         }
         var accounts: [ImportedAccount] = []
         accounts.reserveCapacity(users.count)
         for entry in users {
-            guard let user = entry as? [String: any Sendable] else { throw AuthFailure.invalidParameter(.uid) }
+            guard let user = entry as? [String: any Sendable] else {
+                throw AuthFailure.accountAdministration(.invalidField("users"))
+            }
             var account = ImportedAccount()
             account.id = user["localId"] as? String
             account.email = user["email"] as? String

@@ -102,6 +102,7 @@ struct FirebaseRenderer: ErrorRenderer {
         case .unknownProject: response(404, "CONFIGURATION_NOT_FOUND")
         case .unknownTenant: response(400, "TENANT_NOT_FOUND")
         case .invalidPageToken: response(400, "INVALID_PAGE_SELECTION")
+        case .invalidField(let name): response(400, "INVALID_ARGUMENT", detail: name)
         }
     }
 

@@ -24,4 +24,6 @@ public enum AccountAdminFailure: Error, Sendable, Equatable {
     case unknownTenant
     /// The page token is not one this server handed out.
     case invalidPageToken
+    /// A field of the request is missing or malformed (carried: its wire name, for the message).
+    case invalidField(String)
 }

@@ -44,7 +44,9 @@ extension AccountAdministration {
                 do {
                     try tx.insert(user)
                 } catch StoreError.conflict {
-                    let emailTaken = try tx.user(email: user.email, tenantID: tenant.id) != nil
+                    let emailTaken =
+                        try tx.user(id: user.id, tenantID: tenant.id) == nil
+                        && tx.user(email: user.email, tenantID: tenant.id) != nil
                     refused.append(.init(index: index, problem: emailTaken ? .emailExists : .duplicateID))
                 }
             }

@@ -52,7 +52,12 @@ public struct AccountAdministration: Sendable {
             do {
                 try tx.insert(created)
             } catch StoreError.conflict {
-                if try tx.user(email: created.email, tenantID: tenant.id) != nil { throw AuthFailure.userAlreadyExists }
+                // Ids are unique across tenants; an e-mail address within one.
+                if try tx.user(id: id, tenantID: tenant.id) == nil,
+                    try tx.user(email: created.email, tenantID: tenant.id) != nil
+                {
+                    throw AuthFailure.userAlreadyExists
+                }
                 throw AuthFailure.accountAdministration(.duplicateAccountID)
             }
             try tx.insert(AuditEvent(tenantID: tenant.id, at: now, kind: .signUp, userID: id, detail: "method=admin"))
