@@ -20,6 +20,9 @@ struct FirebaseAdminAPI: Sendable {
     /// The largest `accounts:batchCreate` body: a thousand accounts with hashes and claims.
     static let importBodyLimit = 2 << 20
 
+    /// Batch calls write up to a thousand accounts in one transaction: they run off the HTTP workers.
+    static let always: Router.BlockingTest = { _ in true }
+
     /// A parsed administration request.
     struct Call {
         let body: [String: any Sendable]
@@ -69,7 +72,7 @@ struct FirebaseAdminAPI: Sendable {
             try admin.delete(id: call.string("localId"), tenant: call.tenant)
             return JSONBody.ok(["kind": "identitytoolkit#DeleteAccountResponse"])
         }
-        route(&router, "accounts:batchDelete") { call in
+        route(&router, "accounts:batchDelete", mayBlock: Self.always) { call in
             let kept = try admin.delete(ids: call.strings("localIds"), force: call.bool("force") ?? false, tenant: call.tenant)
             var body: [String: any Sendable] = [:]
             if !kept.isEmpty {
@@ -106,7 +109,7 @@ struct FirebaseAdminAPI: Sendable {
             if returnUsers { body["userInfo"] = call.records(result.users) }
             return JSONBody.ok(body)
         }
-        route(&router, "accounts:batchCreate", maxBodyBytes: Self.importBodyLimit) { call in
+        route(&router, "accounts:batchCreate", mayBlock: Self.always, maxBodyBytes: Self.importBodyLimit) { call in
             let (accounts, options) = try Self.importRequest(call)
             let failures = try admin.importAccounts(accounts, options: options, tenant: call.tenant)
             var body: [String: any Sendable] = ["kind": "identitytoolkit#UploadAccountResponse"]
