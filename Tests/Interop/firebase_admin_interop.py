@@ -94,6 +94,17 @@ PASSWORD = "interop correct horse"
 state = {}
 
 
+@step("this script's Firebase scrypt matches the published test vector")
+def scrypt_vector():
+    # The example parameters and hash published with Firebase's scrypt description.
+    digest = firebase_scrypt(
+        b"user1password", base64.b64decode("42xEC+ixf3L2lw=="),
+        base64.b64decode("jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA=="),
+        base64.b64decode("Bw=="), 8, 14)
+    expected = "lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ=="
+    assert base64.b64encode(digest).decode() == expected
+
+
 @step("create_user, get_user and get_user_by_email")
 def users():
     created = auth.create_user(
