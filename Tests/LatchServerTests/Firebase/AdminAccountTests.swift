@@ -273,6 +273,36 @@ struct AdminAccountTests {
         }
     }
 
+    @Test("a session cookie needs a live ID token of an enabled account")
+    func sessionCookieRefusals() async throws {
+        try await withFirebaseAdminServer { admin in
+            try await admin.create(["localId": "gus", "email": "gus@example.com", "password": "correct horse battery"])
+            let client = try FirebaseClient(admin.server)
+            func idToken() async throws -> String {
+                let signIn = try await client.post(
+                    FirebaseClient.v1 + "accounts:signInWithPassword",
+                    ["email": "gus@example.com", "password": "correct horse battery", "returnSecureToken": true])
+                return try #require(signIn.string("idToken"))
+            }
+            let path = FirebaseAdminClient.base + admin.project + ":createSessionCookie"
+            let expired = try await idToken()
+            admin.server.clock.advance(by: 7200)
+            expectError(try await admin.raw("POST", path, body: ["idToken": expired, "validDuration": 600]), "TOKEN_EXPIRED")
+            let revoked = try await idToken()
+            admin.server.clock.advance(by: 2)
+            let now = Int(admin.server.clock.now().timeIntervalSince1970)
+            #expect(try await admin.post("accounts:update", ["localId": "gus", "validSince": now]).status == 200)
+            expectError(try await admin.raw("POST", path, body: ["idToken": revoked, "validDuration": 600]), "TOKEN_EXPIRED")
+            let live = try await idToken()
+            #expect(try await admin.post("accounts:update", ["localId": "gus", "disableUser": true]).status == 200)
+            expectError(try await admin.raw("POST", path, body: ["idToken": live, "validDuration": 600]), "USER_DISABLED")
+            expectError(
+                try await admin.raw(
+                    "POST", FirebaseAdminClient.base + "nope:createSessionCookie", body: ["idToken": live, "validDuration": 600]),
+                "CONFIGURATION_NOT_FOUND", status: 404)
+        }
+    }
+
     @Test("sendOobCode is refused until out-of-band codes are served")
     func sendOobCode() async throws {
         try await withFirebaseAdminServer { admin in
