@@ -2,7 +2,7 @@
 SWIFT ?= swift
 ARGS ?= --dev
 
-.PHONY: run test build lint format bench bench-sdk deps clean readme-examples
+.PHONY: run test build lint format bench bench-sdk deps clean readme-examples interop
 
 deps:
 	@scripts/install-deps.sh
@@ -16,7 +16,13 @@ run: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel --num-workers 2
+	$(MAKE) interop
 	$(MAKE) readme-examples
+
+## Interoperability with clients from PyPI, against the latchd the tests built (no rebuild):
+## firebase-admin against `latchd serve --emulator`.
+interop:
+	Tests/Interop/run-firebase-admin-interop.sh .build/debug/latchd
 
 ## Compile the README's Swift examples, and run its test examples, in Examples/ReadmeSnippets, a
 ## package that depends on this one.

@@ -13,6 +13,10 @@ public protocol HTTPResponder: Sendable {
 
     /// Renders a request refused by the server's limits before ``respond(to:)`` ran.
     func respond(to request: HTTPRequest, refusedWith error: HTTPError) -> HTTPResponse
+
+    /// The largest body accepted for `method` on `path` (percent-decoded, no query), when it is
+    /// not the server's ``HTTPServerConfiguration/maxBodyBytes``; asked once the head is read.
+    func maximumBodyBytes(method: String, path: String) -> Int?
 }
 
 extension HTTPResponder {
@@ -30,4 +34,7 @@ extension HTTPResponder {
     public func respond(to request: HTTPRequest, refusedWith error: HTTPError) -> HTTPResponse {
         error.response
     }
+
+    /// The server's limit for every request.
+    public func maximumBodyBytes(method: String, path: String) -> Int? { nil }
 }

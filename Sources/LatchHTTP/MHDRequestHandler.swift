@@ -170,12 +170,12 @@ enum MHDRequestHandler {
                 return finish(core: core, connection: connection, context: context)
             }
             uploadSize.pointee = 0
-            if context.body.count + size > core.maxBodyBytes {
+            if context.body.count + size > context.bodyLimit {
                 // libmicrohttpd 0.9.75 refuses to queue a response while the body is still being
                 // received, so the 413 goes out when the body ends (or the connection is closed).
                 context.discardedBytes = context.body.count
                 context.body = []
-                startDiscarding(HTTPError.payloadTooLarge(limit: core.maxBodyBytes), core: core, context: context)
+                startDiscarding(HTTPError.payloadTooLarge(limit: context.bodyLimit), core: core, context: context)
                 return discard(size, core: core, context: context)
             }
             context.body.append(contentsOf: UnsafeRawBufferPointer(start: uploadData, count: size))
@@ -209,6 +209,8 @@ enum MHDRequestHandler {
         context.correlationID =
             HTTPRequest.saneClientRequestID(context.headers["client-request-id"]) ?? RequestIDGenerator.shared.nextUUID()
         context.stage = .receivingBody
+        let path = PercentEncoding.decodeLossy(HTTPRequest.splitTarget(context.target).path, plusAsSpace: false)
+        context.bodyLimit = core.responder.maximumBodyBytes(method: context.method, path: path) ?? core.maxBodyBytes
         if let refusal = RequestFraming.refusal(headers: context.headers, version: version.map { String(cString: $0) } ?? "") {
             // The body cannot be delimited, so it is not read: answer at once and close.
             return respondOrClose(
@@ -221,9 +223,9 @@ enum MHDRequestHandler {
                 HTTPError.headerFieldsTooLarge(limit: core.maxHeaderBytes), declaredLength: declaredLength, core: core,
                 connection: connection, context: context)
         }
-        if let declaredLength, declaredLength > UInt64(core.maxBodyBytes) {
+        if let declaredLength, declaredLength > UInt64(context.bodyLimit) {
             return refuseBeforeBody(
-                HTTPError.payloadTooLarge(limit: core.maxBodyBytes), declaredLength: declaredLength, core: core,
+                HTTPError.payloadTooLarge(limit: context.bodyLimit), declaredLength: declaredLength, core: core,
                 connection: connection, context: context)
         }
         return MHD_Result.YES

@@ -28,6 +28,8 @@ final class RequestContext: @unchecked Sendable {  // one thread at a time, as d
     var method = ""
     var headers = HTTPHeaders()
     var body: [UInt8] = []
+    /// The largest body accepted: the route's own limit or the server's, fixed once the head is read.
+    var bodyLimit = 0
     /// Body bytes read and dropped so far while ``Stage/discardingBody(refusal:deadline:)``.
     var discardedBytes = 0
     /// The correlation id echoed as `client-request-id`: the client's UUID or one of the server's.

@@ -8,17 +8,20 @@ struct RouteNode: Sendable {
     var handlers: [String: Router.Handler] = [:]
     /// Which requests to routes ending here may block for long, by method (absent: none).
     var mayBlock: [String: Router.BlockingTest] = [:]
+    /// Body limits of routes ending here that differ from the server's, by method.
+    var bodyLimits: [String: Int] = [:]
     /// The pattern of the routes ending here.
     var pattern: String?
 
     /// Adds `handler` at the end of `segments`.
     mutating func insert(
         _ segments: ArraySlice<Substring>, method: String, pattern: String, handler: @escaping Router.Handler,
-        mayBlock: Router.BlockingTest? = nil
+        mayBlock: Router.BlockingTest? = nil, bodyLimit: Int? = nil
     ) {
         guard let segment = segments.first else {
             handlers[method] = handler
             self.mayBlock[method] = mayBlock
+            bodyLimits[method] = bodyLimit
             self.pattern = pattern
             return
         }
@@ -26,15 +29,15 @@ struct RouteNode: Sendable {
         if let name = RouteNode.parameterName(segment) {
             if let index = parameterChildren.firstIndex(where: { $0.name == name }) {
                 parameterChildren[index].node.insert(
-                    rest, method: method, pattern: pattern, handler: handler, mayBlock: mayBlock)
+                    rest, method: method, pattern: pattern, handler: handler, mayBlock: mayBlock, bodyLimit: bodyLimit)
             } else {
                 var child = RouteNode()
-                child.insert(rest, method: method, pattern: pattern, handler: handler, mayBlock: mayBlock)
+                child.insert(rest, method: method, pattern: pattern, handler: handler, mayBlock: mayBlock, bodyLimit: bodyLimit)
                 parameterChildren.append((name: name, node: child))
             }
         } else {
             literalChildren[String(segment), default: RouteNode()].insert(
-                rest, method: method, pattern: pattern, handler: handler, mayBlock: mayBlock)
+                rest, method: method, pattern: pattern, handler: handler, mayBlock: mayBlock, bodyLimit: bodyLimit)
         }
     }
 

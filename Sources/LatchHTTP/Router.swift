@@ -68,12 +68,21 @@ public struct Router: HTTPResponder {
     ///   - pattern: a path starting with `/`, whose segments are literals or `{name}`.
     ///   - mayBlock: which of the route's requests may block for long in `handler` (a password
     ///     hash, say): ``answer(to:)`` hands those over as ``HTTPAnswer/blocking(_:)``. `nil`: none.
+    ///   - maxBodyBytes: the largest body this route accepts, in place of the server's
+    ///     ``HTTPServerConfiguration/maxBodyBytes`` (a bulk import, say). `nil`: the server's.
     public mutating func add(
-        _ method: String, _ pattern: String, mayBlock: BlockingTest? = nil, _ handler: @escaping Handler
+        _ method: String, _ pattern: String, mayBlock: BlockingTest? = nil, maxBodyBytes: Int? = nil,
+        _ handler: @escaping Handler
     ) {
         root.insert(
             RouteNode.segments(of: pattern), method: method.uppercased(), pattern: pattern, handler: handler,
-            mayBlock: mayBlock)
+            mayBlock: mayBlock, bodyLimit: maxBodyBytes)
+    }
+
+    /// The body limit of the route `method` and `path` lead to, when it sets its own.
+    public func maximumBodyBytes(method: String, path: String) -> Int? {
+        var parameters: [(String, Substring)] = []
+        return root.match(RouteNode.segments(of: path), parameters: &parameters)?.bodyLimits[method.uppercased()]
     }
 
     /// Declares a group: paths under any of `prefixes` (patterns, `{name}` matching one segment)

@@ -29,7 +29,9 @@ extension CommandSpec {
                 "A reverse proxy whose Forwarded/X-Forwarded-For names the client (default none).",
                 repeatable: true),
             .flag("dev", "Development mode: the latch-dev client exists and codes are logged."),
-            .flag("emulator", "Firebase emulator endpoints (not available yet; runs as --dev)."),
+            .flag(
+                "emulator",
+                "Firebase Auth emulator mode: its endpoints, unsigned custom tokens, Bearer owner as admin (implies --dev)."),
             .flag("tls", "With --dev: serve HTTPS with a local development CA made once in the data directory."),
             .valued("tls-cert", "FILE", "PEM certificate chain for HTTPS; needs --tls-key. SIGHUP re-reads both."),
             .valued("tls-key", "FILE", "PEM private key of --tls-cert; needs --tls-cert."),

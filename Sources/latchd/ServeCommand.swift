@@ -25,9 +25,7 @@ enum ServeCommand {
         if let attempts = options.outboxMaxAttempts { configuration.outboxRetry.maximumAttempts = attempts }
         try applyConnectionLimits(options, to: &configuration)
         if options.durability == .normal { configuration.durable = false }
-        if options.emulator {
-            configuration.log.warning("--emulator: the Firebase emulator endpoints are not available yet; running with --dev")
-        }
+        if options.emulator { configuration.emulator = true }
         if let certificate = options.tlsCertificateFile, let key = options.tlsKeyFile {
             configuration.tls = .files(certificate: certificate, key: key)
         } else if options.tls {

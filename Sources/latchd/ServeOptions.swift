@@ -47,7 +47,7 @@ struct ServeOptions: Sendable {
     var trustedProxies: [AddressRange] = []
     /// `--dev`.
     var development = false
-    /// `--emulator` (the Firebase emulator endpoints; runs as `--dev` until they exist).
+    /// `--emulator`: Firebase Auth emulator mode (its endpoints, unsigned custom tokens, `Bearer owner`); implies `--dev`.
     var emulator = false
     /// `--tls`: with `--dev`, serve HTTPS with the development CA in the data directory.
     var tls = false

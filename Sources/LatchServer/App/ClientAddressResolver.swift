@@ -21,6 +21,8 @@ struct ClientAddressResolver: HTTPResponder {
         next.respond(to: resolved(request), refusedWith: error)
     }
 
+    func maximumBodyBytes(method: String, path: String) -> Int? { next.maximumBodyBytes(method: method, path: path) }
+
     /// `request` with its client address resolved.
     func resolved(_ request: HTTPRequest) -> HTTPRequest {
         guard !trusted.isEmpty, isTrusted(request.peerAddress) else { return request }

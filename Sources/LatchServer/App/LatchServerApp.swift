@@ -85,10 +85,12 @@ public final class LatchServerApp: Sendable {
             .register(in: &router)
         OAuthAPI(services: services, log: log).register(in: &router)
         FirebaseAPI(services: services, renderer: FirebaseRenderer(), log: log).register(in: &router)
+        let authenticator = AdminAuthenticator(store: store, clock: configuration.clock, rootToken: adminToken)
+        FirebaseAdminAPI(services: services, authenticator: authenticator, emulator: configuration.emulator, log: log)
+            .register(in: &router)
+        if configuration.emulator { FirebaseEmulatorAPI(services: services, log: log).register(in: &router) }
         let admin = AdminAPI(
-            services: services,
-            authenticator: AdminAuthenticator(store: store, clock: configuration.clock, rootToken: adminToken),
-            revealCodes: configuration.development, log: log)
+            services: services, authenticator: authenticator, revealCodes: configuration.development, log: log)
         let box = DrainFlag()
         var operations = OperationsAPI(services: services, metrics: metrics, isDraining: { box.isSet })
         drainFlag = box
@@ -257,6 +259,11 @@ public final class LatchServerApp: Sendable {
         }
         if let smsWebhook {
             lines.append("  sms:       \(smsWebhook) (signed with Latch-Signature; failures retried with backoff)")
+        }
+        if configuration.emulator {
+            lines.append("  EMULATOR MODE: Firebase Auth emulator endpoints are on (/emulator/v1/…); UNSIGNED custom")
+            lines.append("    tokens are accepted and `Authorization: Bearer owner` is an administrator. Never expose it.")
+            lines.append("    firebase-admin: FIREBASE_AUTH_EMULATOR_HOST=\(base.replacingOccurrences(of: "http://", with: ""))")
         }
         if configuration.development {
             lines.append("  dev client id: latch-dev (tenant: default)")

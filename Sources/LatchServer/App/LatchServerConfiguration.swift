@@ -21,9 +21,11 @@ public struct LatchServerConfiguration: Sendable {
     public var tls: TLSSource?
     /// Development mode: the `latch-dev` client exists and the outbox is logged.
     public var development: Bool = false
-    /// Firebase emulator mode: `signInWithCustomToken` also accepts unsigned (`alg: none`) custom
-    /// tokens, as firebase-admin makes them against the Auth emulator. Off by default; no command-line
-    /// option or config key sets it yet (tests and embedders set it here).
+    /// Firebase emulator mode (`latchd serve --emulator`, `reference/firebase-auth-protocol.md` §§ 6, 7):
+    /// `signInWithCustomToken` also accepts unsigned (`alg: none`) custom tokens, as firebase-admin
+    /// makes them against the Auth emulator; `Authorization: Bearer owner` is an administrator on
+    /// the account-administration calls; and the `/emulator/v1/…` endpoints are served without
+    /// credentials. Off by default; never for a server others can reach.
     public var emulator: Bool = false
     /// `true` answers a write only after it is synced to disk; `false` is crash-safe only.
     public var durable: Bool = true

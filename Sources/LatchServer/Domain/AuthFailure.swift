@@ -79,6 +79,9 @@ public enum AuthFailure: Error, Sendable, Equatable {
     case invalidCustomToken
     /// A custom token, validly signed, by another tenant's service account.
     case customTokenMismatch
+    /// An account-administration request was refused for a reason of its own
+    /// (`reference/firebase-auth-protocol.md` § 6).
+    case accountAdministration(AccountAdminFailure)
 }
 
 /// The inputs a domain call can find missing or invalid. Each wire family maps them to its own

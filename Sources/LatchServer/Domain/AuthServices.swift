@@ -27,6 +27,8 @@ public struct AuthServices: Sendable {
     public let messageSealer: MessageSealer
     /// The account API (the Firebase-shaped family).
     public let accounts: AccountService
+    /// Account administration as firebase-admin drives it (the Firebase-shaped family).
+    public let accountAdmin: AccountAdministration
     /// Administration.
     public let admin: AdminService
     /// Per-source rate limits.
@@ -93,6 +95,8 @@ public struct AuthServices: Sendable {
         accounts = AccountService(
             store: store, clock: clock, passwords: passwords, hasher: hasher, policy: policy, tokens: tokens,
             signer: signer ?? keyRing, limiter: limiter, customTokens: customTokens)
+        accountAdmin = AccountAdministration(
+            store: store, clock: clock, hasher: hasher, policy: policy, accounts: accounts, signer: signer ?? keyRing)
         admin = AdminService(
             store: store, clock: clock, keyRing: keyRing, sealer: sealer, hasher: hasher, policy: policy,
             customTokens: customTokens)

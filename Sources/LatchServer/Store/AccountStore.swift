@@ -8,6 +8,9 @@ public protocol AccountReading {
     func user(id: String, tenantID: String) throws -> User?
     /// Users of a tenant, oldest first.
     func users(tenantID: String, limit: Int) throws -> [User]
+    /// Up to `limit` users of a tenant whose ids sort after `id` (all when `nil`), by id: one page
+    /// of a listing that stays stable while accounts come and go.
+    func users(tenantID: String, after id: String?, limit: Int) throws -> [User]
     /// The user count of a tenant.
     func userCount(tenantID: String) throws -> Int
     /// How many accounts of the tenant have no password (they sign in with e-mail codes only).
@@ -28,6 +31,12 @@ public protocol AccountWriting: AccountReading {
     /// Deletes the user `id` of the tenant and its strong authentication methods.
     /// - Returns: whether there was such a user.
     func deleteUser(id: String, tenantID: String) throws -> Bool
+    /// Deletes every user of the tenant and their strong authentication methods (the emulator's reset).
+    /// - Returns: how many users there were.
+    func deleteUsers(tenantID: String) throws -> Int
+    /// Stamps that an ID token was issued for the user at `date`: its last refresh, and with
+    /// `signIn` also its last sign-in. Its own statement, so it never undoes a concurrent change.
+    func recordTokenIssue(userID: String, at date: Date, signIn: Bool) throws
     /// Adds one to the user's consecutive failed sign-ins, atomically.
     /// - Returns: the new count, or `nil` when there is no such user.
     func recordSignInFailure(userID: String) throws -> Int?

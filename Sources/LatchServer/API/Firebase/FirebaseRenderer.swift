@@ -77,11 +77,54 @@ struct FirebaseRenderer: ErrorRenderer {
             return Self.response(400, "INVALID_CUSTOM_TOKEN")
         case .customTokenMismatch:
             return Self.response(400, "CREDENTIAL_MISMATCH")
+        case .accountAdministration(let refusal):
+            return Self.render(refusal)
         case .outOfOrder, .unauthorizedClient, .unsupportedChallengeType, .invalidCode, .codeExpired,
             .codeAttemptsExceeded, .invalidContinuationToken, .continuationTokenExpired, .invalidAttributes,
             .invalidScope, .deliveryUnavailable, .invalidVerificationContact, .verificationContactBlocked,
             .claimsChallenge, .protectionPolicyRequired:
             return Self.response(400, "OPERATION_NOT_ALLOWED")
+        }
+    }
+
+    /// The response for a refused administration call (§ 6: the codes firebase-admin maps).
+    static func render(_ refusal: AccountAdminFailure) -> HTTPResponse {
+        switch refusal {
+        case .duplicateAccountID: response(400, "DUPLICATE_LOCAL_ID")
+        case .invalidClaims: response(400, "INVALID_CLAIMS")
+        case .forbiddenClaim(let name): response(400, "FORBIDDEN_CLAIM", detail: name)
+        case .claimsTooLarge: response(400, "CLAIMS_TOO_LARGE")
+        case .invalidSessionCookieDuration: response(400, "INVALID_SESSION_COOKIE_DURATION")
+        case .tooManyAccounts(let limit):
+            response(400, "INVALID_ARGUMENT", detail: "at most \(limit) accounts may be named in one request")
+        case .invalidHashOptions(let why): response(400, "INVALID_HASH_ALGORITHM", detail: why)
+        case .unsupportedSetting(let why): response(400, "INVALID_ARGUMENT", detail: why)
+        case .unknownProject: response(404, "CONFIGURATION_NOT_FOUND")
+        case .unknownTenant: response(400, "TENANT_NOT_FOUND")
+        case .invalidPageToken: response(400, "INVALID_PAGE_SELECTION")
+        case .invalidField(let name): response(400, "INVALID_ARGUMENT", detail: name)
+        }
+    }
+
+    /// An administration call without an administrator's credential: 401 when none or an unknown
+    /// one was presented, 403 for a token of another tenant; firebase-admin maps the code to
+    /// `InsufficientPermissionError` (§ 6).
+    static func insufficientPermission(status: Int) -> HTTPResponse {
+        response(status, "INSUFFICIENT_PERMISSION", reason: status == 401 ? "unauthorized" : "forbidden")
+    }
+
+    /// The `message` of one refused account of an import (`error[].message`, § 6).
+    static func message(for problem: ImportedAccount.Problem) -> String {
+        switch problem {
+        case .invalidID: "localId: must be 1 to 128 characters"
+        case .duplicateID: "localId: an account with this id exists"
+        case .repeatedID: "localId: the id appears earlier in this request"
+        case .invalidEmail: "email: not a valid e-mail address"
+        case .emailExists: "email: another account has this address"
+        case .claims(.claimsTooLarge): "customAttributes: the claims exceed 1000 bytes"
+        case .claims(.forbiddenClaim(let name)): "customAttributes: the claim \(name) is reserved"
+        case .claims: "customAttributes: not a JSON object"
+        case .unsupportedHash: "password import: unsupported hash algorithm"
         }
     }
 

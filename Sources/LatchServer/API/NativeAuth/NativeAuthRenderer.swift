@@ -194,6 +194,9 @@ struct NativeAuthRenderer: ErrorRenderer {
         case .invalidCustomToken, .customTokenMismatch:
             // Custom tokens exist on the account API only.
             envelope = .init(error: .invalidGrant, errorDescription: "The custom token is not valid for this tenant.")
+        case .accountAdministration:
+            // Account administration exists on the account API only.
+            envelope = .init(error: .invalidRequest, errorDescription: "The request was refused.")
         case .deliveryUnavailable:
             // RFC 6749 § 4.1.2.1 names this condition temporarily_unavailable; it lasts until an
             // operator configures delivery, so no Retry-After is promised.

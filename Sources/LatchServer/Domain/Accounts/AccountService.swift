@@ -98,6 +98,7 @@ public struct AccountService: Sendable {
                 AuditEvent(
                     tenantID: tenant.id, at: now, kind: .signUp, userID: user.id, clientID: context.client.id,
                     remoteAddress: context.remoteAddress, detail: "method=\(AccountProfile.signInProvider(of: user))"))
+            try tx.recordTokenIssue(userID: user.id, at: now, signIn: true)
             return try tokens.startSession(
                 tx, context: context, user: user, scopes: Self.sessionScopes, amr: Self.amr(of: user), authTime: now)
         }
@@ -129,6 +130,7 @@ public struct AccountService: Sendable {
                 AuditEvent(
                     tenantID: tenant.id, at: now, kind: .signInSucceeded, userID: signedIn.id,
                     clientID: context.client.id, remoteAddress: context.remoteAddress, detail: "amr=pwd"))
+            try tx.recordTokenIssue(userID: signedIn.id, at: now, signIn: true)
             return try tokens.startSession(
                 tx, context: context, user: signedIn, scopes: Self.sessionScopes, amr: ["pwd"], authTime: now)
         }
@@ -175,6 +177,7 @@ public struct AccountService: Sendable {
                     tenantID: tenant.id, at: now, kind: isNew ? .signUp : .signInSucceeded, userID: user.id,
                     clientID: context.client.id, remoteAddress: context.remoteAddress,
                     detail: isNew ? "method=custom" : "amr=custom"))
+            try tx.recordTokenIssue(userID: user.id, at: now, signIn: true)
             let session = try tokens.startSession(
                 tx, context: context, user: user, scopes: Self.sessionScopes, amr: [], authTime: now)
             return (user, isNew, session)
@@ -191,8 +194,13 @@ public struct AccountService: Sendable {
     ///   audience), ``AuthFailure/sessionExpired`` (expired, or issued before the account's
     ///   `validSince`), ``AuthFailure/userNotFound``, ``AuthFailure/userDisabled``.
     public func authenticate(_ context: ClientContext, idToken: String?) throws -> (user: User, authTime: Int) {
+        let verified = try verify(idToken: idToken, tenant: context.tenant)
+        return (verified.user, verified.authTime)
+    }
+
+    /// ``authenticate(_:idToken:)`` for `tenant` alone, also answering the token's verified claims.
+    func verify(idToken: String?, tenant: Tenant) throws -> (user: User, authTime: Int, claims: [String: Any]) {
         guard let idToken, !idToken.isEmpty, idToken.utf8.count <= 8192 else { throw AuthFailure.invalidAccessToken }
-        let tenant = context.tenant
         let payload: [UInt8]
         do {
             payload = try signer.verify(idToken, type: "JWT", tenant: tenant)
@@ -215,7 +223,7 @@ public struct AccountService: Sendable {
         }
         guard !user.disabled else { throw AuthFailure.userDisabled }
         guard issuedAt >= Int(user.validSince.timeIntervalSince1970) else { throw AuthFailure.sessionExpired }
-        return (user, authTime)
+        return (user, authTime, claims)
     }
 
     /// Changes the profile of the account `idToken` names. An e-mail or password change needs a
@@ -324,6 +332,8 @@ public struct AccountService: Sendable {
         guard !user.disabled else { throw AuthFailure.userDisabled }
         guard user.validSince <= family.authTime else { throw AuthFailure.sessionExpired }
         let issued = try tokens.refresh(context: context, refreshToken: refreshToken, scope: nil)
+        // A lost stamp costs only the precision of `lastRefreshAt`; it never fails the refresh.
+        try? store.writeRelaxed { tx in try tx.recordTokenIssue(userID: user.id, at: clock.now(), signIn: false) }
         return try issue(context, user: user, authTime: family.authTime, refreshToken: issued.refreshToken)
     }
 
@@ -344,9 +354,11 @@ public struct AccountService: Sendable {
         developerClaims: [String: any Sendable] = [:]
     ) throws -> AccountSession {
         guard let refreshToken else { throw AuthFailure.invalidRefreshToken }
+        // The account's own claims (set by an administrator), then the sign-in's (a custom token's).
+        let developer = CustomClaims.decode(user.customClaims).merging(developerClaims) { _, given in given }
         let claims = profile.claims(
             user: user, tenant: context.tenant, authTime: authTime, issuedAt: Int(clock.now().timeIntervalSince1970),
-            provider: provider, developerClaims: developerClaims)
+            provider: provider, developerClaims: developer)
         let payload = try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys, .withoutEscapingSlashes])
         let idToken = try signer.sign(Array(payload), type: "JWT", tenant: context.tenant)
         return AccountSession(

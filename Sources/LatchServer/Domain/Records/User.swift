@@ -27,12 +27,20 @@ public struct User: Sendable, Equatable {
     /// Until this instant password and code sign-in are refused without checking the credential
     /// (a growing delay after repeated failures, NIST SP 800-63B § 5.2.2); `nil` when not delayed.
     public var signInBlockedUntil: Date?
+    /// The developer claims set by an administrator, as a JSON object text (``CustomClaims``):
+    /// they go to the top level of every ID token (`reference/firebase-auth-protocol.md` § 6).
+    public var customClaims: String?
+    /// The last successful sign-in on the account API, if any.
+    public var lastLoginAt: Date?
+    /// The last time an ID token was issued for the account (sign-in or refresh), if any.
+    public var lastRefreshAt: Date?
 
     /// Creates a user record.
     public init(
         id: String, tenantID: String, email: String, emailVerified: Bool, passwordHash: String?,
         displayName: String?, attributes: [String: String], disabled: Bool = false, createdAt: Date,
-        validSince: Date, failedSignIns: Int = 0, signInBlockedUntil: Date? = nil
+        validSince: Date, failedSignIns: Int = 0, signInBlockedUntil: Date? = nil, customClaims: String? = nil,
+        lastLoginAt: Date? = nil, lastRefreshAt: Date? = nil
     ) {
         self.id = id
         self.tenantID = tenantID
@@ -46,6 +54,9 @@ public struct User: Sendable, Equatable {
         self.validSince = validSince
         self.failedSignIns = failedSignIns
         self.signInBlockedUntil = signInBlockedUntil
+        self.customClaims = customClaims
+        self.lastLoginAt = lastLoginAt
+        self.lastRefreshAt = lastRefreshAt
     }
 
     /// Lower-cases and trims an address for storage and lookup.

@@ -293,5 +293,14 @@ enum SQLiteSchema {
                 created_at INTEGER NOT NULL
             );
             """),
+        // Developer claims an administrator sets on an account (a JSON object text, put at the top
+        // level of its ID tokens), and when it last signed in and last had an ID token issued.
+        SQLiteMigration(
+            "018_custom_claims",
+            """
+            ALTER TABLE users ADD COLUMN custom_claims TEXT;
+            ALTER TABLE users ADD COLUMN last_login_at INTEGER;
+            ALTER TABLE users ADD COLUMN last_refresh_at INTEGER;
+            """),
     ]
 }

@@ -36,14 +36,16 @@ extension SQLiteStoreSession {
         try run(
             """
             INSERT INTO users (id, tenant_id, email, email_verified, password_hash, display_name, attributes,
-                               disabled, created_at, valid_since, failed_sign_ins, sign_in_blocked_until)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                               disabled, created_at, valid_since, failed_sign_ins, sign_in_blocked_until,
+                               custom_claims, last_login_at, last_refresh_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(user.id), .text(user.tenantID), .text(user.email), .integer(user.emailVerified ? 1 : 0),
                 user.passwordHash.map { .text($0) } ?? .null, user.displayName.map { .text($0) } ?? .null,
                 SQLiteValue(json: user.attributes), .integer(user.disabled ? 1 : 0), SQLiteValue(user.createdAt),
                 SQLiteValue(user.validSince), .integer(Int64(user.failedSignIns)), SQLiteValue(user.signInBlockedUntil),
+                user.customClaims.map { .text($0) } ?? .null, SQLiteValue(user.lastLoginAt), SQLiteValue(user.lastRefreshAt),
             ])
     }
 
@@ -57,14 +59,35 @@ extension SQLiteStoreSession {
         try run(
             """
             UPDATE users SET email = ?, email_verified = ?, password_hash = ?, display_name = ?, attributes = ?,
-                             disabled = ?, valid_since = ?
+                             disabled = ?, valid_since = ?, custom_claims = ?
             WHERE id = ? AND tenant_id = ?
             """,
             [
                 .text(user.email), .integer(user.emailVerified ? 1 : 0), user.passwordHash.map { .text($0) } ?? .null,
                 user.displayName.map { .text($0) } ?? .null, SQLiteValue(json: user.attributes),
-                .integer(user.disabled ? 1 : 0), SQLiteValue(user.validSince), .text(user.id), .text(user.tenantID),
+                .integer(user.disabled ? 1 : 0), SQLiteValue(user.validSince), user.customClaims.map { .text($0) } ?? .null,
+                .text(user.id), .text(user.tenantID),
             ])
+    }
+
+    func users(tenantID: String, after id: String?, limit: Int) throws -> [User] {
+        try query(
+            "SELECT * FROM users WHERE tenant_id = ? AND id > ? ORDER BY id LIMIT ?",
+            [.text(tenantID), .text(id ?? ""), .integer(Int64(limit))]
+        ).map(decodeUser)
+    }
+
+    func recordTokenIssue(userID: String, at date: Date, signIn: Bool) throws {
+        try run(
+            signIn
+                ? "UPDATE users SET last_login_at = ?1, last_refresh_at = ?1 WHERE id = ?2"
+                : "UPDATE users SET last_refresh_at = ?1 WHERE id = ?2",
+            [SQLiteValue(date), .text(userID)])
+    }
+
+    func deleteUsers(tenantID: String) throws -> Int {
+        try run("DELETE FROM auth_methods WHERE tenant_id = ?", [.text(tenantID)])
+        return try query("DELETE FROM users WHERE tenant_id = ? RETURNING id", [.text(tenantID)]).count
     }
 
     func recordSignInFailure(userID: String) throws -> Int? {
@@ -141,6 +164,8 @@ extension SQLiteStoreSession {
             passwordHash: row.string("password_hash"), displayName: row.string("display_name"),
             attributes: row.stringDictionary("attributes"), disabled: row.flag("disabled"),
             createdAt: try row.requiredDate("created_at"), validSince: try row.requiredDate("valid_since"),
-            failedSignIns: Int(row.int("failed_sign_ins") ?? 0), signInBlockedUntil: row.date("sign_in_blocked_until"))
+            failedSignIns: Int(row.int("failed_sign_ins") ?? 0), signInBlockedUntil: row.date("sign_in_blocked_until"),
+            customClaims: row.string("custom_claims"), lastLoginAt: row.date("last_login_at"),
+            lastRefreshAt: row.date("last_refresh_at"))
     }
 }
