@@ -124,7 +124,7 @@ struct FirebaseRenderer: ErrorRenderer {
         case .claims(.claimsTooLarge): "customAttributes: the claims exceed 1000 bytes"
         case .claims(.forbiddenClaim(let name)): "customAttributes: the claim \(name) is reserved"
         case .claims: "customAttributes: not a JSON object"
-        case .unsupportedHash: "password import: unsupported hash algorithm"
+        case .unsupportedHash(let why): "passwordHash: \(why)"
         }
     }
 

@@ -80,10 +80,20 @@ extension AccountAdministration {
                 return .failure(.claims(.invalidClaims))
             }
         }
-        if account.passwordHash != nil, options != nil {
-            // SEAM: ImportedPasswordHash — encode `account.passwordHash` and `account.salt` under the
-            // request's `options` into `user.passwordHash`; until then no algorithm is supported.
-            return .failure(.unsupportedHash)
+        if let hash = account.passwordHash {
+            guard let options, let algorithm = options.algorithm else {
+                return .failure(.unsupportedHash("hashAlgorithm is required to import password hashes"))
+            }
+            let parameters = ImportedHashParameters(
+                algorithm: algorithm, signerKey: options.signerKey, saltSeparator: options.saltSeparator,
+                rounds: options.rounds, memoryCost: options.memoryCost)
+            do {
+                let imported = try ImportedPasswordHash(
+                    algorithm: algorithm, parameters: parameters, hash: hash, salt: account.salt ?? [])
+                user.passwordHash = imported.encoded
+            } catch {
+                return .failure(.unsupportedHash(error.reason))
+            }
         }
         return .success(user)
     }

@@ -194,12 +194,14 @@ public struct AccountService: Sendable {
     ///   audience), ``AuthFailure/sessionExpired`` (expired, or issued before the account's
     ///   `validSince`), ``AuthFailure/userNotFound``, ``AuthFailure/userDisabled``.
     public func authenticate(_ context: ClientContext, idToken: String?) throws -> (user: User, authTime: Int) {
-        let verified = try verify(idToken: idToken, tenant: context.tenant)
+        let verified = try verify(idToken: idToken, tenant: context.tenant, clientID: context.client.id)
         return (verified.user, verified.authTime)
     }
 
     /// ``authenticate(_:idToken:)`` for `tenant` alone, also answering the token's verified claims.
-    func verify(idToken: String?, tenant: Tenant) throws -> (user: User, authTime: Int, claims: [String: Any]) {
+    func verify(idToken: String?, tenant: Tenant, clientID: String? = nil) throws
+        -> (user: User, authTime: Int, claims: [String: Any])
+    {
         guard let idToken, !idToken.isEmpty, idToken.utf8.count <= 8192 else { throw AuthFailure.invalidAccessToken }
         let payload: [UInt8]
         do {
@@ -208,11 +210,12 @@ public struct AccountService: Sendable {
             throw AuthFailure.invalidAccessToken
         }
         // The Firebase profile's token (audience: the project), or a native-auth ID token of the
-        // calling client (audience: its client id), so one account is the same on every wire.
+        // calling client (audience: its client id, when there is a calling client), so one account
+        // is the same on every wire.
         guard let claims = (try? JSONSerialization.jsonObject(with: Data(payload))) as? [String: Any],
             let issuer = claims["iss"] as? String, let audience = claims["aud"] as? String,
             (issuer == FirebaseTokenProfile.issuer(project: tenant.name) && audience == tenant.name)
-                || (issuer == tokens.issuer(for: tenant) && audience == context.client.id),
+                || (clientID != nil && issuer == tokens.issuer(for: tenant) && audience == clientID),
             let subject = claims["sub"] as? String, !subject.isEmpty,
             let expiry = (claims["exp"] as? NSNumber)?.intValue, let issuedAt = (claims["iat"] as? NSNumber)?.intValue,
             let authTime = (claims["auth_time"] as? NSNumber)?.intValue

@@ -43,8 +43,9 @@ public struct ImportedAccount: Sendable {
         case emailExists
         /// The custom claims are refused; carries why.
         case claims(AccountAdminFailure)
-        /// The password hash cannot be imported: its algorithm is not supported.
-        case unsupportedHash
+        /// The password hash cannot be imported (its algorithm or parameters are not supported, or
+        /// it has no salt where one is needed); carries why, without any secret or hash byte.
+        case unsupportedHash(String)
     }
 
     /// One refused account: its index in the request and why.
