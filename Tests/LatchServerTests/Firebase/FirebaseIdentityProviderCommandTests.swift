@@ -5,7 +5,7 @@ import Testing
 
 /// `latchd idp add | list | remove`, run as the built binary against a test server's data directory.
 @Suite("Firebase: latchd idp commands")
-struct IdentityProviderCommandTests {
+struct FirebaseIdentityProviderCommandTests {
     typealias Fixture = IdentityProviderFixture
 
     @Test("idp add with a JWKS file configures a provider the server signs in with; list and remove; help")

@@ -7,7 +7,7 @@ import Testing
 /// Sign-in with a tenant's OIDC identity provider at `accounts:signInWithIdp` (v1) and
 /// `verifyAssertion` (v3) (`reference/firebase-auth-protocol.md` §§ 1, 3, 4).
 @Suite("Firebase: OIDC identity providers")
-struct IdentityProviderTests {
+struct FirebaseIdentityProviderTests {
     typealias Fixture = IdentityProviderFixture
 
     @Test("a new identity makes an account: token triple, providerId, federatedId, rawUserInfo, oauthIdToken, isNewUser")

@@ -8,7 +8,7 @@ import Testing
 /// The JWKS of a provider configured by URL: fetched once, kept ten minutes, fetched early for an
 /// unknown `kid` at most once a minute (`ProviderKeyCache`).
 @Suite("Firebase: identity provider key cache")
-struct ProviderKeyCacheTests {
+struct FirebaseProviderKeyCacheTests {
     typealias Fixture = IdentityProviderFixture
 
     private static func document(_ keys: [SigningKey]) -> [UInt8] {
