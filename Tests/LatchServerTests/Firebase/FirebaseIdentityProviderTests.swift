@@ -234,6 +234,10 @@ struct FirebaseIdentityProviderTests {
             Fixture.expectError(
                 try await idp.signIn(try idp.token("sub-x", claims: ["iss": "https://login.evil.test"])), invalid)
             Fixture.expectError(try await idp.signIn(try idp.token("sub-x", claims: ["iat": idp.now + 600])), invalid)
+            Fixture.expectError(try await idp.signIn(try idp.token("sub-x", claims: ["nbf": idp.now + 600])), invalid)
+            // Within the skew is fine.
+            #expect(
+                try await idp.signIn(try idp.token("sub-x", claims: ["exp": idp.now - 30, "iat": idp.now - 90])).status == 200)
             Fixture.expectError(try await idp.signIn(try idp.token("", claims: [:])), invalid)
             Fixture.expectError(try await idp.signIn(try idp.token("sub-x", claims: ["exp": NSNull()])), invalid)
 

@@ -3,8 +3,8 @@ import LatchCrypto
 
 /// Verifies an OpenID Connect ID token from a tenant's identity provider (OIDC Core § 3.1.3.7):
 /// the signature by a key of the provider's JWKS (RS256 or ES256; the key fixes the algorithm),
-/// `iss` equal to the provider's issuer, `aud` naming its client id, `exp` and `iat` within
-/// ``skew`` seconds, a non-empty `sub`, and the nonce.
+/// `iss` equal to the provider's issuer, `aud` naming its client id, `exp`, `iat` and `nbf` (when
+/// present) within ``skew`` seconds, a non-empty `sub`, and the nonce.
 ///
 /// The nonce follows Firebase: the request carries the raw nonce, and the token's `nonce` claim
 /// must be its SHA-256 in lowercase hexadecimal. A token with a `nonce` claim needs the raw
@@ -37,7 +37,10 @@ public struct ProviderTokenVerifier: Sendable {
             let expiry = (claims["exp"] as? NSNumber)?.intValue, let issuedAt = (claims["iat"] as? NSNumber)?.intValue
         else { throw AuthFailure.invalidIdPResponse }
         let now = Int(clock.now().timeIntervalSince1970)
-        guard expiry + Self.skew > now, issuedAt <= now + Self.skew else { throw AuthFailure.invalidIdPResponse }
+        let notBefore = (claims["nbf"] as? NSNumber)?.intValue ?? issuedAt
+        guard expiry + Self.skew > now, issuedAt <= now + Self.skew, notBefore <= now + Self.skew else {
+            throw AuthFailure.invalidIdPResponse
+        }
         try Self.check(nonce: nonce, claim: claims["nonce"])
         let email = (claims["email"] as? String).map(User.normalizeEmail).flatMap { User.isPlausibleEmail($0) ? $0 : nil }
         let verified = claims["email_verified"] as? Bool ?? ((claims["email_verified"] as? String) == "true")
