@@ -51,12 +51,7 @@ extension AccountService {
             if let identity = try tx.federatedIdentity(tenantID: tenant.id, providerID: providerID, rawID: assertion.subject) {
                 guard let user = try tx.user(id: identity.userID, tenantID: tenant.id) else { throw AuthFailure.userNotFound }
                 guard !user.disabled else { throw AuthFailure.userDisabled }
-                try tx.insert(
-                    AuditEvent(
-                        tenantID: tenant.id, at: now, kind: .signInSucceeded, userID: user.id, clientID: context.client.id,
-                        remoteAddress: context.remoteAddress, detail: "amr=\(providerID)"))
-                let session = try tokens.startSession(
-                    tx, context: context, user: user, scopes: Self.sessionScopes, amr: [], authTime: now)
+                let session = try startSession(tx, context, user, .signInSucceeded, "amr=\(providerID)", at: now)
                 return (user, false, session)
             }
             guard autoCreate else { throw AuthFailure.userNotFound }
@@ -70,13 +65,7 @@ extension AccountService {
                 attributes: attributes, createdAt: now, validSince: now)
             try tx.insert(user)
             try tx.insert(identity(assertion, tenant: tenant, userID: id, at: now))
-            try tx.insert(
-                AuditEvent(
-                    tenantID: tenant.id, at: now, kind: .signUp, userID: id, clientID: context.client.id,
-                    remoteAddress: context.remoteAddress, detail: "method=\(providerID)"))
-            let session = try tokens.startSession(
-                tx, context: context, user: user, scopes: Self.sessionScopes, amr: [], authTime: now)
-            return (user, true, session)
+            return (user, true, try startSession(tx, context, user, .signUp, "method=\(providerID)", at: now))
         }
         guard let (user, isNew, session) = result else { return .needsConfirmation(assertion) }
         let issued = try issue(context, user: user, authTime: now, refreshToken: session.refreshToken, provider: providerID)
@@ -120,16 +109,23 @@ extension AccountService {
                 }
                 try tx.update(user)
             }
-            try tx.insert(
-                AuditEvent(
-                    tenantID: tenant.id, at: now, kind: .signInSucceeded, userID: account.id, clientID: context.client.id,
-                    remoteAddress: context.remoteAddress, detail: "linked=\(providerID)"))
-            let session = try tokens.startSession(
-                tx, context: context, user: user, scopes: Self.sessionScopes, amr: [], authTime: now)
-            return (user, session)
+            return (user, try startSession(tx, context, user, .signInSucceeded, "linked=\(providerID)", at: now))
         }
         let issued = try issue(context, user: user, authTime: now, refreshToken: session.refreshToken, provider: providerID)
         return .signedIn(issued, assertion, isNewUser: false)
+    }
+
+    /// Records the audit event and starts the session of an identity-provider sign-in (no `amr`:
+    /// RFC 8176 has no value for a federated sign-in).
+    private func startSession(
+        _ tx: any StoreWriting, _ context: ClientContext, _ user: User, _ kind: AuditEvent.Kind, _ detail: String,
+        at now: Date
+    ) throws -> TokenService.NewSession {
+        try tx.insert(
+            AuditEvent(
+                tenantID: context.tenant.id, at: now, kind: kind, userID: user.id, clientID: context.client.id,
+                remoteAddress: context.remoteAddress, detail: detail))
+        return try tokens.startSession(tx, context: context, user: user, scopes: Self.sessionScopes, amr: [], authTime: now)
     }
 
     private func identity(_ assertion: ProviderAssertion, tenant: Tenant, userID: String, at now: Date) -> FederatedIdentity {
