@@ -164,6 +164,8 @@ enum AdminCommands {
                 // The token alone on standard output, so `TOKEN=$(latchd custom-token mint ...)` works.
                 print(try admin.mintCustomToken(tenant: try admin.tenant(named: tenantName), uid: uid, claims: claims))
             }
+        case "idp add", "idp list", "idp remove":
+            try IdentityProviderCommands.run(command, arguments)
         case "outbox":
             try withConsole(arguments) { admin in
                 let tenant = arguments.value("tenant").map { try? admin.tenant(named: $0) } ?? nil
@@ -253,7 +255,7 @@ enum AdminCommands {
     }
 
     /// Runs `body` with the admin console over `--data-dir` (default `./latch-data`), closed afterwards.
-    private static func withConsole(_ arguments: Arguments, _ body: (AdminService) throws -> Void) throws {
+    static func withConsole(_ arguments: Arguments, _ body: (AdminService) throws -> Void) throws {
         let (admin, close) = try AdminConsole.open(dataDirectory: arguments.value("data-dir") ?? "./latch-data")
         defer { close() }
         try body(admin)

@@ -161,6 +161,47 @@ extension CommandSpec {
             dataDirectory,
         ])
 
+    /// `latchd idp add`.
+    static let idpAdd = CommandSpec(
+        words: ["idp", "add"],
+        summary:
+            "Add an OpenID Connect identity provider to tenant T: apps sign in with its ID tokens at signInWithIdp / "
+            + "verifyAssertion (postBody providerId=oidc.x&id_token=...), verified against its JWKS.",
+        options: [
+            .valued("tenant", "T", "The tenant.", required: true),
+            .valued(
+                "provider-id", "oidc.NAME", "The provider id apps send: oidc. then letters, digits, '.', '_' or '-'.",
+                required: true),
+            .valued(
+                "issuer", "URL", "The 'iss' of its ID tokens: an https URL (http only on a loopback host).",
+                required: true),
+            .valued("client-id", "AUD", "The client id its ID tokens are issued to: their 'aud' must name it.", required: true),
+            .valued("jwks-file", "PATH", "A JWKS document (RS256 / ES256 keys) to verify with; or --jwks-url."),
+            .valued(
+                "jwks-url", "URL",
+                "Where its JWKS is served (https; http only on a loopback host), fetched and kept 10 minutes."),
+            .flag("disabled", "Add it turned off: its sign-ins answer OPERATION_NOT_ALLOWED."),
+            dataDirectory,
+        ])
+
+    /// `latchd idp list`.
+    static let idpList = CommandSpec(
+        words: ["idp", "list"],
+        summary: "List the identity providers of tenant T: provider id, issuer, client id, keys, state.",
+        options: [.valued("tenant", "T", "The tenant.", required: true), dataDirectory])
+
+    /// `latchd idp remove`.
+    static let idpRemove = CommandSpec(
+        words: ["idp", "remove"],
+        summary:
+            "Remove identity provider oidc.NAME of tenant T: its sign-ins stop; linked identities stay and work again "
+            + "if it is added back.",
+        options: [
+            .valued("tenant", "T", "The tenant.", required: true),
+            .valued("provider-id", "oidc.NAME", "The provider to remove.", required: true),
+            dataDirectory,
+        ])
+
     /// `latchd outbox`.
     static let outbox = CommandSpec(
         words: ["outbox"],
@@ -209,7 +250,8 @@ extension CommandSpec {
     /// Every command, in the order the help lists them.
     static let all: [CommandSpec] = [
         serve, tenantCreate, tenantUpdate, tenantList, clientCreate, clientList, userCreate, userList, keysList, keysRotate,
-        keysRevoke, adminTokenCreate, adminTokenList, adminTokenRevoke, customTokenMint, outbox, audit,
+        keysRevoke, adminTokenCreate, adminTokenList, adminTokenRevoke, customTokenMint, idpAdd, idpList,
+        idpRemove, outbox, audit,
     ]
 
     /// The commands whose first word is `group`.

@@ -82,6 +82,16 @@ public enum AuthFailure: Error, Sendable, Equatable {
     /// An account-administration request was refused for a reason of its own
     /// (`reference/firebase-auth-protocol.md` § 6).
     case accountAdministration(AccountAdminFailure)
+    /// An identity provider's ID token that is missing, malformed, wrongly signed (or by an unknown
+    /// key), expired, or issued by another issuer or to another audience.
+    case invalidIdPResponse
+    /// The nonce of an identity provider's ID token is missing from the request, or its SHA-256 does
+    /// not match the token's `nonce` claim.
+    case invalidNonce
+    /// The federated identity is linked to another account already.
+    case federatedIdentityInUse
+    /// The account has another identity at this provider already.
+    case providerAlreadyLinked
 }
 
 /// The inputs a domain call can find missing or invalid. Each wire family maps them to its own
@@ -130,6 +140,14 @@ public enum AuthParameter: String, Sendable, Equatable, CaseIterable {
     case authMethodID
     /// A client's API key (`?key=` of the Firebase-shaped family).
     case apiKey
+    /// The `requestUri` of an identity-provider sign-in (the account API).
+    case requestURI
+    /// An identity provider's id (`oidc.…`).
+    case providerID
+    /// An identity provider's issuer URL (administration).
+    case issuer
+    /// An identity provider's JWKS document or URL (administration).
+    case jwks
 }
 
 /// Why a password was refused (NIST SP 800-63B § 3.1.1.2).

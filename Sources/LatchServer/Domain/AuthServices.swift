@@ -54,6 +54,7 @@ public struct AuthServices: Sendable {
     ///   - outboxChanged: wakes the outbox worker after a commit that queued a message.
     ///   - signInObserved: receives each sign-in outcome (metrics).
     ///   - emulator: Firebase emulator mode: unsigned (`alg: none`) custom tokens are accepted.
+    ///   - fetchJWKS: reads identity providers' JWKS URLs; `nil` uses libcurl.
     /// - Throws: ``CryptoError`` when the outbox or device-token key cannot be derived from `masterKey`.
     public init(
         store: any Store, clock: any ServerClock, masterKey: [UInt8], baseURL: String,
@@ -61,7 +62,8 @@ public struct AuthServices: Sendable {
         policy: PasswordPolicy = PasswordPolicy(), deliverable: Set<DeliveryChannel> = Set(DeliveryChannel.allCases),
         auditAggregator: AuditAggregator = AuditAggregator(),
         outboxChanged: @escaping @Sendable () -> Void = {},
-        signInObserved: @escaping @Sendable (SignInOutcome) -> Void = { _ in }, emulator: Bool = false
+        signInObserved: @escaping @Sendable (SignInOutcome) -> Void = { _ in }, emulator: Bool = false,
+        fetchJWKS: ProviderKeyCache.Fetch? = nil
     ) throws {
         self.store = store
         self.clock = clock
@@ -94,7 +96,8 @@ public struct AuthServices: Sendable {
         methodRegistration = MethodRegistrationService(flows: flows, clock: clock)
         accounts = AccountService(
             store: store, clock: clock, passwords: passwords, hasher: hasher, policy: policy, tokens: tokens,
-            signer: signer ?? keyRing, limiter: limiter, customTokens: customTokens)
+            signer: signer ?? keyRing, limiter: limiter, customTokens: customTokens,
+            providerTokens: ProviderTokenVerifier(keys: ProviderKeyCache(clock: clock, fetch: fetchJWKS), clock: clock))
         accountAdmin = AccountAdministration(
             store: store, clock: clock, hasher: hasher, policy: policy, accounts: accounts, signer: signer ?? keyRing)
         admin = AdminService(

@@ -28,7 +28,7 @@ public protocol AccountWriting: AccountReading {
     func insert(_ user: User) throws
     /// Replaces a user's profile and credential fields (everything but the sign-in failure state).
     func update(_ user: User) throws
-    /// Deletes the user `id` of the tenant and its strong authentication methods.
+    /// Deletes the user `id` of the tenant, its strong authentication methods and its federated identities.
     /// - Returns: whether there was such a user.
     func deleteUser(id: String, tenantID: String) throws -> Bool
     /// Deletes every user of the tenant and their strong authentication methods (the emulator's reset).

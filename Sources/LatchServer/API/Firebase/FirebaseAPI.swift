@@ -81,7 +81,10 @@ struct FirebaseAPI: Sendable {
         }
         route(&router, v1: "accounts:lookup", v3: "getAccountInfo") { call in
             let (user, _) = try services.accounts.authenticate(call.context, idToken: call.string("idToken"))
-            return JSONBody.ok(["kind": "identitytoolkit#GetAccountInfoResponse", "users": [Self.userInfo(user)]])
+            let identities = try services.accounts.linkedIdentities(call.context, of: user)
+            return JSONBody.ok([
+                "kind": "identitytoolkit#GetAccountInfoResponse", "users": [Self.userInfo(user, identities: identities)],
+            ])
         }
         route(&router, v1: "accounts:update", v3: "setAccountInfo", mayBlock: Self.carriesPassword) { call in
             var change = AccountChange()
@@ -93,14 +96,20 @@ struct FirebaseAPI: Sendable {
             change.deleteDisplayName = deleted.contains("DISPLAY_NAME")
             change.deletePhotoURL = deleted.contains("PHOTO_URL")
             change.returnSecureToken = call.flag("returnSecureToken")
+            change.deleteProviders = call.strings("deleteProvider")
             let (user, session) = try services.accounts.update(
                 call.context, idToken: call.string("idToken"), change: change)
             var body = session.map(Self.tokenTriple) ?? [:]
-            for (name, value) in Self.userInfo(user) where name != "validSince" && name != "createdAt" {
+            let identities = try services.accounts.linkedIdentities(call.context, of: user)
+            for (name, value) in Self.userInfo(user, identities: identities) where name != "validSince" && name != "createdAt" {
                 body[name] = value
             }
             body["kind"] = "identitytoolkit#SetAccountInfoResponse"
             return JSONBody.ok(body)
+        }
+        route(&router, v1: "accounts:signInWithIdp", v3: "verifyAssertion", mayBlock: { _ in true }) { call in
+            // May wait for an identity provider's JWKS document.
+            try Self.signInWithIdp(call, services.accounts)
         }
         route(&router, v1: "accounts:delete", v3: "deleteAccount") { call in
             try services.accounts.delete(call.context, idToken: call.string("idToken"))
@@ -145,6 +154,42 @@ struct FirebaseAPI: Sendable {
         }
     }
 
+    /// `accounts:signInWithIdp` / `verifyAssertion` (§ 4, row `signIn(with:)`): the token triple with
+    /// `providerId`, `localId`, `federatedId`, `rawUserInfo`, `isNewUser` (and `oauthIdToken` when
+    /// `returnIdpCredential`), or, when another account has the identity's e-mail address,
+    /// `needConfirmation` with `email` and `providerId` and no tokens.
+    private static func signInWithIdp(_ call: Call, _ accounts: AccountService) throws -> HTTPResponse {
+        let form = ProviderPostBody.parse(call.string("postBody"))
+        var request = ProviderSignIn()
+        request.requestURI = call.string("requestUri")
+        request.providerID = form["providerId"]
+        request.idToken = form["id_token"]
+        request.nonce = form["nonce"]
+        request.autoCreate = call.body["autoCreate"] as? Bool ?? true
+        request.accountIDToken = call.string("idToken").flatMap { $0.isEmpty ? nil : $0 }
+        var body: [String: any Sendable] = ["kind": "identitytoolkit#VerifyAssertionResponse"]
+        let assertion: ProviderAssertion
+        switch try accounts.signIn(call.context, with: request) {
+        case .signedIn(let session, let asserted, let isNew):
+            assertion = asserted
+            body.merge(tokenTriple(session)) { _, new in new }
+            body["localId"] = session.user.id
+            body["isNewUser"] = isNew
+            body["displayName"] = asserted.displayName ?? session.user.displayName
+            body["photoUrl"] = asserted.photoURL
+        case .needsConfirmation(let asserted):
+            assertion = asserted
+            body["needConfirmation"] = true
+        }
+        body["providerId"] = assertion.providerID
+        body["federatedId"] = assertion.subject
+        body["email"] = assertion.email
+        body["emailVerified"] = assertion.emailVerified
+        body["rawUserInfo"] = assertion.rawUserInfo
+        if call.flag("returnIdpCredential") { body["oauthIdToken"] = assertion.idToken }
+        return JSONBody.ok(body)
+    }
+
     /// `idToken`, `refreshToken` and `expiresIn` (a string: the Apple SDK drops a number, § 3).
     static func tokenTriple(_ session: AccountSession) -> [String: any Sendable] {
         ["idToken": session.idToken, "refreshToken": session.refreshToken, "expiresIn": String(session.expiresIn)]
@@ -152,8 +197,8 @@ struct FirebaseAPI: Sendable {
 
     /// One `users[]` element of `getAccountInfo`: the fields the Apple SDK reads (§ 3), with
     /// `createdAt` in milliseconds and `validSince` in seconds, as strings; `passwordHash` is only
-    /// a marker that a password exists.
-    static func userInfo(_ user: User) -> [String: any Sendable] {
+    /// a marker that a password exists. `providerUserInfo` lists `password` and each of `identities`.
+    static func userInfo(_ user: User, identities: [FederatedIdentity] = []) -> [String: any Sendable] {
         var info: [String: any Sendable] = [
             "localId": user.id, "emailVerified": user.emailVerified, "disabled": user.disabled,
             "createdAt": String(Int(user.createdAt.timeIntervalSince1970 * 1000)),
@@ -171,6 +216,15 @@ struct FirebaseAPI: Sendable {
             ]
             provider["displayName"] = user.displayName
             provider["photoUrl"] = user.attributes[AccountProfile.photoURLAttribute]
+            providers.append(provider)
+        }
+        for identity in identities {
+            var provider: [String: any Sendable] = [
+                "providerId": identity.providerID, "federatedId": identity.rawID, "rawId": identity.rawID,
+            ]
+            provider["email"] = identity.email
+            provider["displayName"] = identity.displayName
+            provider["photoUrl"] = identity.photoURL
             providers.append(provider)
         }
         info["providerUserInfo"] = providers

@@ -44,6 +44,8 @@ struct FirebaseRenderer: ErrorRenderer {
             return Self.response(400, "MISSING_REFRESH_TOKEN")
         case .missingParameter(.grantType):
             return Self.response(400, "MISSING_GRANT_TYPE")
+        case .missingParameter(.requestURI):
+            return Self.response(400, "MISSING_REQUEST_URI")
         case .unsupportedGrantType:
             return Self.response(400, "INVALID_GRANT_TYPE")
         case .missingParameter(.token), .invalidParameter(.token), .invalidAccessToken:
@@ -79,6 +81,14 @@ struct FirebaseRenderer: ErrorRenderer {
             return Self.response(400, "CREDENTIAL_MISMATCH")
         case .accountAdministration(let refusal):
             return Self.render(refusal)
+        case .invalidIdPResponse:
+            return Self.response(400, "INVALID_IDP_RESPONSE")
+        case .invalidNonce:
+            return Self.response(400, "MISSING_OR_INVALID_NONCE")
+        case .federatedIdentityInUse:
+            return Self.response(400, "FEDERATED_USER_ID_ALREADY_LINKED")
+        case .providerAlreadyLinked:
+            return Self.response(400, "PROVIDER_ALREADY_LINKED")
         case .outOfOrder, .unauthorizedClient, .unsupportedChallengeType, .invalidCode, .codeExpired,
             .codeAttemptsExceeded, .invalidContinuationToken, .continuationTokenExpired, .invalidAttributes,
             .invalidScope, .deliveryUnavailable, .invalidVerificationContact, .verificationContactBlocked,

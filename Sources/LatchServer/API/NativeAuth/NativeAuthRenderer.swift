@@ -191,6 +191,9 @@ struct NativeAuthRenderer: ErrorRenderer {
             envelope = .init(error: .unauthorizedClient, errorDescription: "The tenant does not allow this sign-in.")
         case .recentSignInRequired:
             envelope = .init(error: .invalidRequest, errorDescription: "This change needs a recent sign-in; sign in again.")
+        case .invalidIdPResponse, .invalidNonce, .federatedIdentityInUse, .providerAlreadyLinked:
+            // Identity-provider sign-in exists on the account API only.
+            envelope = .init(error: .invalidGrant, errorDescription: "The identity provider's credential is not valid.")
         case .invalidCustomToken, .customTokenMismatch:
             // Custom tokens exist on the account API only.
             envelope = .init(error: .invalidGrant, errorDescription: "The custom token is not valid for this tenant.")
@@ -265,6 +268,10 @@ struct NativeAuthRenderer: ErrorRenderer {
         case .apiKey: "key"
         case .uid: "uid"
         case .claims: "claims"
+        case .requestURI: "requestUri"
+        case .providerID: "providerId"
+        case .issuer: "issuer"
+        case .jwks: "jwks"
         }
     }
 

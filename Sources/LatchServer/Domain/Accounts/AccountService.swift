@@ -30,6 +30,9 @@ public struct AccountChange: Sendable {
     public var deletePhotoURL = false
     /// Answer with a fresh session.
     public var returnSecureToken = false
+    /// Providers to unlink (`deleteProvider`): `oidc.…` ids remove those identities, `password`
+    /// removes the password while another provider remains.
+    public var deleteProviders: [String] = []
 
     /// An empty change.
     public init() {}
@@ -49,6 +52,7 @@ public struct AccountService: Sendable {
     let signer: any TokenSigner
     let limiter: RateLimiter
     let customTokens: CustomTokenService
+    let providerTokens: ProviderTokenVerifier
     let profile = FirebaseTokenProfile()
 
     /// The scopes of an account-API session: an ID token and a refresh token.
@@ -229,18 +233,20 @@ public struct AccountService: Sendable {
         return (user, authTime, claims)
     }
 
-    /// Changes the profile of the account `idToken` names. An e-mail or password change needs a
-    /// sign-in within the tenant's ``TenantSettings/recentSignInSeconds``; a password change
-    /// moves `validSince` to now and ends the account's other sessions. An anonymous account given
-    /// an e-mail and a password becomes an e-mail and password account.
+    /// Changes the profile of the account `idToken` names. An e-mail or password change, or
+    /// unlinking a provider, needs a sign-in within the tenant's
+    /// ``TenantSettings/recentSignInSeconds``; a password change moves `validSince` to now and ends
+    /// the account's other sessions. An anonymous account given an e-mail and a password becomes an
+    /// e-mail and password account.
     /// - Returns: the account as changed, and a new session when asked for or after a password change.
+    /// - Throws: ``AuthFailure/operationNotAllowed`` when removing the password would leave no provider.
     public func update(_ context: ClientContext, idToken: String?, change: AccountChange) throws
         -> (user: User, session: AccountSession?)
     {
         let (current, authTime) = try authenticate(context, idToken: idToken)
         let now = clock.now()
         var user = current
-        let changesCredential = change.email != nil || change.password != nil
+        let changesCredential = change.email != nil || change.password != nil || !change.deleteProviders.isEmpty
         if changesCredential, Int(now.timeIntervalSince1970) - authTime > context.tenant.settings.recentSignInSeconds {
             throw AuthFailure.recentSignInRequired
         }
@@ -268,6 +274,7 @@ public struct AccountService: Sendable {
         } else if let photo = change.photoURL {
             user.attributes[AccountProfile.photoURLAttribute] = photo
         }
+        let unlinked = try unlink(context, user: &user, providers: change.deleteProviders)
         let updated = user
         let newSession = change.returnSecureToken || change.password != nil
         let session = try store.write { tx -> TokenService.NewSession? in
@@ -275,6 +282,9 @@ public struct AccountService: Sendable {
                 try tx.update(updated)
             } catch StoreError.conflict {
                 throw AuthFailure.userAlreadyExists
+            }
+            for provider in unlinked {
+                _ = try tx.deleteFederatedIdentity(tenantID: updated.tenantID, providerID: provider, userID: updated.id)
             }
             if change.password != nil { try tx.revokeFamilies(userID: updated.id, at: now) }
             guard newSession else { return nil }
@@ -308,10 +318,34 @@ public struct AccountService: Sendable {
         let normalized = User.normalizeEmail(email)
         guard User.isPlausibleEmail(normalized) else { throw AuthFailure.invalidParameter(.email) }
         guard !context.tenant.settings.enumerationProtection else { return nil }
-        guard let user = try store.read({ try $0.user(email: normalized, tenantID: context.tenant.id) }),
-            !AccountProfile.isAnonymous(user)
-        else { return [] }
-        return user.passwordHash == nil ? [] : [AccountProfile.passwordProvider]
+        let found = try store.read { tx -> (User, [FederatedIdentity])? in
+            guard let user = try tx.user(email: normalized, tenantID: context.tenant.id) else { return nil }
+            return (user, try tx.federatedIdentities(userID: user.id, tenantID: context.tenant.id))
+        }
+        guard let (user, identities) = found, !AccountProfile.isAnonymous(user) else { return [] }
+        return (user.passwordHash == nil ? [] : [AccountProfile.passwordProvider]) + identities.map(\.providerID)
+    }
+
+    /// The identities linked to `user` (for `providerUserInfo`).
+    public func linkedIdentities(_ context: ClientContext, of user: User) throws -> [FederatedIdentity] {
+        try store.read { try $0.federatedIdentities(userID: user.id, tenantID: context.tenant.id) }
+    }
+
+    /// Applies `deleteProvider` to `user`: the `oidc.…` providers it has an identity at, to delete
+    /// in the same write; `password` clears the password when another provider stays. Other ids are
+    /// ignored (the SDK refuses unlinking a provider the account lacks before asking).
+    private func unlink(_ context: ClientContext, user: inout User, providers: [String]) throws -> [String] {
+        guard !providers.isEmpty else { return [] }
+        let linked = try linkedIdentities(context, of: user).map(\.providerID)
+        let removed = linked.filter(providers.contains)
+        if providers.contains(AccountProfile.passwordProvider), user.passwordHash != nil {
+            guard linked.contains(where: { !removed.contains($0) }) else { throw AuthFailure.operationNotAllowed }
+            user.passwordHash = nil
+        }
+        if let provider = AccountProfile.federatedProvider(of: user), removed.contains(provider) {
+            user.attributes[AccountProfile.providerAttribute] = nil
+        }
+        return removed
     }
 
     /// Exchanges a refresh token for a new ID token and refresh token (rotation and reuse detection
@@ -351,8 +385,9 @@ public struct AccountService: Sendable {
     /// The `amr` of an account-API session.
     static func amr(of user: User) -> [String] { AccountProfile.isAnonymous(user) ? [] : ["pwd"] }
 
-    /// Signs the ID token of a committed session.
-    private func issue(
+    /// Signs the ID token of a committed session; its `firebase.identities` list the account's
+    /// linked identities.
+    func issue(
         _ context: ClientContext, user: User, authTime: Date, refreshToken: String?, provider: String? = nil,
         developerClaims: [String: any Sendable] = [:]
     ) throws -> AccountSession {
@@ -361,7 +396,7 @@ public struct AccountService: Sendable {
         let developer = CustomClaims.decode(user.customClaims).merging(developerClaims) { _, given in given }
         let claims = profile.claims(
             user: user, tenant: context.tenant, authTime: authTime, issuedAt: Int(clock.now().timeIntervalSince1970),
-            provider: provider, developerClaims: developer)
+            provider: provider, developerClaims: developer, identities: try linkedIdentities(context, of: user))
         let payload = try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys, .withoutEscapingSlashes])
         let idToken = try signer.sign(Array(payload), type: "JWT", tenant: context.tenant)
         return AccountSession(

@@ -15,10 +15,11 @@ public struct FirebaseTokenProfile: Sendable {
     /// The ID token's claims for `user` of `tenant`, issued at `issuedAt` (seconds) for a session
     /// that began at `authTime`; `provider` overrides the account's own `sign_in_provider`, and
     /// `developerClaims` (a custom token's) go to the top level, where they may replace `name` and
-    /// `picture` but no other claim.
+    /// `picture` but no other claim. Each of `identities` adds its provider id and raw id to
+    /// `firebase.identities` (`{"oidc.x": [sub]}`).
     public func claims(
         user: User, tenant: Tenant, authTime: Date, issuedAt: Int, provider given: String? = nil,
-        developerClaims: [String: any Sendable] = [:]
+        developerClaims: [String: any Sendable] = [:], identities linked: [FederatedIdentity] = []
     ) -> [String: any Sendable] {
         let provider = given ?? AccountProfile.signInProvider(of: user)
         var claims: [String: any Sendable] = [
@@ -31,6 +32,9 @@ public struct FirebaseTokenProfile: Sendable {
             claims["email"] = email
             claims["email_verified"] = user.emailVerified
             identities["email"] = [email]
+        }
+        for identity in linked {
+            identities[identity.providerID] = ((identities[identity.providerID] as? [String]) ?? []) + [identity.rawID]
         }
         if let name = user.displayName { claims["name"] = name }
         if let picture = user.attributes[AccountProfile.photoURLAttribute] { claims["picture"] = picture }

@@ -293,6 +293,35 @@ enum SQLiteSchema {
                 created_at INTEGER NOT NULL
             );
             """),
+        // A tenant's OIDC identity providers (signInWithIdp / verifyAssertion) and the federated
+        // identities linked to its accounts: one account per (tenant, provider, raw id).
+        SQLiteMigration(
+            "017_identity_providers",
+            """
+            CREATE TABLE identity_providers (
+                tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                provider_id TEXT NOT NULL,
+                issuer TEXT NOT NULL,
+                client_id TEXT NOT NULL,
+                jwks_url TEXT,
+                jwks_json TEXT,
+                enabled INTEGER NOT NULL DEFAULT 1,
+                created_at INTEGER NOT NULL,
+                PRIMARY KEY (tenant_id, provider_id)
+            );
+            CREATE TABLE federated_identities (
+                tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                provider_id TEXT NOT NULL,
+                raw_id TEXT NOT NULL,
+                user_id TEXT NOT NULL REFERENCES users(id),
+                email TEXT,
+                display_name TEXT,
+                photo_url TEXT,
+                created_at INTEGER NOT NULL,
+                UNIQUE (tenant_id, provider_id, raw_id)
+            );
+            CREATE INDEX federated_identities_user ON federated_identities(user_id);
+            """),
         // Developer claims an administrator sets on an account (a JSON object text, put at the top
         // level of its ID tokens), and when it last signed in and last had an ID token issued.
         SQLiteMigration(

@@ -51,6 +51,7 @@ extension SQLiteStoreSession {
 
     func deleteUser(id: String, tenantID: String) throws -> Bool {
         try run("DELETE FROM auth_methods WHERE user_id = ? AND tenant_id = ?", [.text(id), .text(tenantID)])
+        try run("DELETE FROM federated_identities WHERE user_id = ? AND tenant_id = ?", [.text(id), .text(tenantID)])
         return try queryOne("DELETE FROM users WHERE id = ? AND tenant_id = ? RETURNING id", [.text(id), .text(tenantID)])
             != nil
     }
