@@ -79,6 +79,8 @@ public enum AuthFailure: Error, Sendable, Equatable {
     case invalidCustomToken
     /// A custom token, validly signed, by another tenant's service account.
     case customTokenMismatch
+    /// The address given with a code is not the one the code was sent to (e-mail link sign-in).
+    case codeAddressMismatch
 }
 
 /// The inputs a domain call can find missing or invalid. Each wire family maps them to its own
@@ -127,6 +129,12 @@ public enum AuthParameter: String, Sendable, Equatable, CaseIterable {
     case authMethodID
     /// A client's API key (`?key=` of the Firebase-shaped family).
     case apiKey
+    /// What an out-of-band code is requested for (the account API's `requestType`).
+    case requestType
+    /// The new address of an address change.
+    case newEmail
+    /// Where the app wants the user to land after an out-of-band action (`continueUrl`).
+    case continueURL
 }
 
 /// Why a password was refused (NIST SP 800-63B § 3.1.1.2).

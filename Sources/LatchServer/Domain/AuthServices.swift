@@ -27,6 +27,11 @@ public struct AuthServices: Sendable {
     public let messageSealer: MessageSealer
     /// The account API (the Firebase-shaped family).
     public let accounts: AccountService
+    /// Out-of-band codes of the account API: verification, address change, password reset and
+    /// e-mail link sign-in, with their action links.
+    public let oobCodes: OobCodeService
+    /// The anti-forgery tokens of the hosted action page's forms.
+    public let actionForms: ActionFormGuard
     /// Administration.
     public let admin: AdminService
     /// Per-source rate limits.
@@ -52,7 +57,8 @@ public struct AuthServices: Sendable {
     ///   - outboxChanged: wakes the outbox worker after a commit that queued a message.
     ///   - signInObserved: receives each sign-in outcome (metrics).
     ///   - emulator: Firebase emulator mode: unsigned (`alg: none`) custom tokens are accepted.
-    /// - Throws: ``CryptoError`` when the outbox or device-token key cannot be derived from `masterKey`.
+    /// - Throws: ``CryptoError`` when the outbox, device-token or action-form key cannot be derived
+    ///   from `masterKey`.
     public init(
         store: any Store, clock: any ServerClock, masterKey: [UInt8], baseURL: String,
         hasher: any PasswordHasher = Argon2idHasher(), signer: (any TokenSigner)? = nil,
@@ -93,6 +99,10 @@ public struct AuthServices: Sendable {
         accounts = AccountService(
             store: store, clock: clock, passwords: passwords, hasher: hasher, policy: policy, tokens: tokens,
             signer: signer ?? keyRing, limiter: limiter, customTokens: customTokens)
+        oobCodes = OobCodeService(
+            store: store, clock: clock, limiter: limiter, sealer: sealer, hasher: hasher, policy: policy,
+            accounts: accounts, tokens: tokens, deliverable: deliverable, outboxChanged: outboxChanged)
+        actionForms = try ActionFormGuard(masterKey: masterKey)
         admin = AdminService(
             store: store, clock: clock, keyRing: keyRing, sealer: sealer, hasher: hasher, policy: policy,
             customTokens: customTokens)

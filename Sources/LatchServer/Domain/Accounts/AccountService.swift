@@ -285,7 +285,8 @@ public struct AccountService: Sendable {
         guard deleted else { throw AuthFailure.userNotFound }
     }
 
-    /// The sign-in methods of `email` (`password` for an account with one), or `nil` under
+    /// The sign-in methods of `email` (`password` for an account with one, `emailLink` for one that
+    /// signed in with an e-mail link), or `nil` under
     /// enumeration protection, which does not tell.
     public func signInMethods(_ context: ClientContext, email: String?) throws -> [String]? {
         guard let email, !email.isEmpty else { throw AuthFailure.missingParameter(.email) }
@@ -295,7 +296,10 @@ public struct AccountService: Sendable {
         guard let user = try store.read({ try $0.user(email: normalized, tenantID: context.tenant.id) }),
             !AccountProfile.isAnonymous(user)
         else { return [] }
-        return user.passwordHash == nil ? [] : [AccountProfile.passwordProvider]
+        var methods: [String] = []
+        if user.passwordHash != nil { methods.append(AccountProfile.passwordProvider) }
+        if AccountProfile.usesEmailLink(user) { methods.append(AccountProfile.emailLinkMethod) }
+        return methods
     }
 
     /// Exchanges a refresh token for a new ID token and refresh token (rotation and reuse detection
@@ -334,7 +338,7 @@ public struct AccountService: Sendable {
     static func amr(of user: User) -> [String] { AccountProfile.isAnonymous(user) ? [] : ["pwd"] }
 
     /// Signs the ID token of a committed session.
-    private func issue(
+    func issue(
         _ context: ClientContext, user: User, authTime: Date, refreshToken: String?, provider: String? = nil,
         developerClaims: [String: any Sendable] = [:]
     ) throws -> AccountSession {
