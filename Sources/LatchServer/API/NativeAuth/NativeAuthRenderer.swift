@@ -191,6 +191,9 @@ struct NativeAuthRenderer: ErrorRenderer {
             envelope = .init(error: .unauthorizedClient, errorDescription: "The tenant does not allow this sign-in.")
         case .recentSignInRequired:
             envelope = .init(error: .invalidRequest, errorDescription: "This change needs a recent sign-in; sign in again.")
+        case .codeAddressMismatch:
+            envelope = .init(
+                error: .invalidRequest, errorDescription: "The address is not the one the code was sent to.")
         case .invalidCustomToken, .customTokenMismatch:
             // Custom tokens exist on the account API only.
             envelope = .init(error: .invalidGrant, errorDescription: "The custom token is not valid for this tenant.")
@@ -262,6 +265,9 @@ struct NativeAuthRenderer: ErrorRenderer {
         case .apiKey: "key"
         case .uid: "uid"
         case .claims: "claims"
+        case .requestType: "request_type"
+        case .newEmail: "new_email"
+        case .continueURL: "continue_url"
         }
     }
 
