@@ -85,6 +85,7 @@ public final class LatchServerApp: Sendable {
             .register(in: &router)
         OAuthAPI(services: services, log: log).register(in: &router)
         FirebaseAPI(services: services, renderer: FirebaseRenderer(), log: log).register(in: &router)
+        ActionPageAPI(services: services, log: log).register(in: &router)
         let admin = AdminAPI(
             services: services,
             authenticator: AdminAuthenticator(store: store, clock: configuration.clock, rootToken: adminToken),
