@@ -7,7 +7,7 @@ import Testing
 /// `accounts:signInWithEmailLink` / v3 `emailLinkSignin` (`reference/firebase-auth-protocol.md`
 /// § 2, § 7).
 @Suite("Firebase: e-mail link sign-in")
-struct EmailLinkSignInTests {
+struct FirebaseEmailLinkSignInTests {
     typealias F = OobFixtures
 
     @Test("a new address: the account is created verified, without a password, and the code works once")

@@ -7,7 +7,7 @@ import Testing
 /// (`reference/firebase-auth-protocol.md` § 7): GET never uses a code up, POST needs the form's
 /// anti-forgery token with its cookie, every answer is HTML with the protective headers.
 @Suite("Firebase: hosted action page")
-struct ActionPageTests {
+struct FirebaseActionPageTests {
     typealias F = OobFixtures
 
     /// One page answer: status, headers, HTML, and the form's token and cookie when there is a form.

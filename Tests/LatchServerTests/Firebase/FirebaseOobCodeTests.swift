@@ -7,7 +7,7 @@ import Testing
 /// v3 (`reference/firebase-auth-protocol.md` § 2, § 4, § 7): codes read back from the outbox,
 /// single use, expiring, bound to tenant and kind, rate limited.
 @Suite("Firebase: out-of-band codes")
-struct OobCodeTests {
+struct FirebaseOobCodeTests {
     typealias F = OobFixtures
 
     @Test("VERIFY_EMAIL: the link names the action page, the code verifies the address once")
