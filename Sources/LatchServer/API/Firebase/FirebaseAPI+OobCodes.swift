@@ -7,14 +7,16 @@ import LatchHTTP
 /// with an `oobCode` lands in ``applyOobCode(_:_:)``.
 extension FirebaseAPI {
     /// The `requestType` values of `sendOobCode` and the code kinds they name.
-    static let requestTypes: [String: OobCodeKind] = [
-        "VERIFY_EMAIL": .verifyEmail, "PASSWORD_RESET": .passwordReset, "VERIFY_AND_CHANGE_EMAIL": .verifyAndChangeEmail,
-        "EMAIL_SIGNIN": .emailSignIn,
-    ]
+    static let requestTypes = Dictionary(uniqueKeysWithValues: OobCodeKind.allCases.map { (requestType(of: $0), $0) })
 
     /// The `requestType` the account API names `kind` by.
     static func requestType(of kind: OobCodeKind) -> String {
-        requestTypes.first { $0.value == kind }?.key ?? "PASSWORD_RESET"
+        switch kind {
+        case .verifyEmail: "VERIFY_EMAIL"
+        case .passwordReset: "PASSWORD_RESET"
+        case .verifyAndChangeEmail: "VERIFY_AND_CHANGE_EMAIL"
+        case .emailSignIn: "EMAIL_SIGNIN"
+        }
     }
 
     /// Whether the JSON body carries a new password, which the request hashes with Argon2id.
