@@ -40,7 +40,7 @@ enum ExitCode: Int32, CaseIterable {
         switch error.code {
         case .wrongPassword, .invalidCode, .weakPassword, .invalidEmail, .missingInput, .invalidAttributes, .invalidScope,
             .invalidChallenge, .invalidInput, .authMethodBlocked, .verificationContactBlocked, .invalidCustomToken,
-            .customTokenMismatch, .invalidActionCode, .invalidCredential:
+            .customTokenMismatch, .invalidActionCode, .invalidCredential, .missingOrInvalidNonce:
             self = .invalidInput
         case .userNotFound, .userAlreadyExists, .userDisabled, .accountExistsWithDifferentCredential,
             .credentialAlreadyInUse, .providerAlreadyLinked, .noSuchProvider, .userMismatch:

@@ -45,7 +45,7 @@ API_KEY="interop-$(python3 -c 'import secrets; print(secrets.token_hex(12))')"
 "$LATCHD" client create --id firebase-interop --api-key "$API_KEY" --data-dir "$DATA/data" >/dev/null
 
 status=0
-"$VENV/bin/python" Tests/Interop/firebase_admin_interop.py "127.0.0.1:$PORT" "$API_KEY" default || status=$?
+LATCH_BIN="$(dirname "$LATCHD")/latch" "$VENV/bin/python" Tests/Interop/firebase_admin_interop.py "127.0.0.1:$PORT" "$API_KEY" default || status=$?
 if [ "$status" -ne 0 ]; then
   echo "interop: latchd log follows" >&2
   tail -n 50 "$LOG" >&2

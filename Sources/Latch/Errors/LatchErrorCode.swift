@@ -79,6 +79,9 @@ extension LatchError {
         public static let missingEmail = Code(rawValue: 17034)
         /// The one-time code is wrong (Firebase 17044).
         public static let invalidCode = Code(rawValue: 17044)
+        /// The nonce sent with an OpenID Connect credential is missing, or its SHA-256 is not the
+        /// ID token's `nonce` claim (Firebase 17094, `MISSING_OR_INVALID_NONCE`).
+        public static let missingOrInvalidNonce = Code(rawValue: 17094)
         /// The credential store failed; the cause is in ``LatchError/underlyingError`` (Firebase 17995).
         public static let credentialStoreError = Code(rawValue: 17995)
         /// The server answered in a way the Firebase-style API does not know (Firebase 17999,
@@ -167,6 +170,7 @@ extension LatchError {
             17017: "ERROR_INVALID_USER_TOKEN", 17021: "ERROR_USER_TOKEN_EXPIRED", 17023: "ERROR_INVALID_API_KEY",
             17024: "ERROR_USER_MISMATCH", 17025: "ERROR_CREDENTIAL_ALREADY_IN_USE", 17028: "ERROR_APP_NOT_AUTHORIZED",
             17029: "ERROR_EXPIRED_ACTION_CODE", 17030: "ERROR_INVALID_ACTION_CODE", 17034: "ERROR_MISSING_EMAIL",
+            17094: "ERROR_MISSING_OR_INVALID_NONCE",
             17999: "ERROR_INTERNAL_ERROR", 17995: "ERROR_KEYCHAIN_ERROR", 18000: "ERROR_MALFORMED_JWT",
             -50000: "ERROR_INTERNAL", -50002: "ERROR_INTERACTION_REQUIRED", -50003: "ERROR_SERVER_DECLINED_SCOPES",
             -50004: "ERROR_SERVER_PROTECTION_POLICIES_REQUIRED", -50005: "ERROR_USER_CANCELED",

@@ -17,7 +17,8 @@ enum FirebaseErrorMapping {
         "TOKEN_EXPIRED": .userTokenExpired, "FEDERATED_USER_ID_ALREADY_LINKED": .credentialAlreadyInUse,
         "WEAK_PASSWORD": .weakPassword, "EXPIRED_OOB_CODE": .expiredActionCode, "INVALID_OOB_CODE": .invalidActionCode,
         "MISSING_EMAIL": .missingEmail, "INVALID_CODE": .invalidCode, "INVALID_CUSTOM_TOKEN": .invalidCustomToken,
-        "CREDENTIAL_MISMATCH": .customTokenMismatch,
+        "CREDENTIAL_MISMATCH": .customTokenMismatch, "INVALID_NEW_EMAIL": .invalidEmail, "MISSING_NEW_EMAIL": .missingEmail,
+        "MISSING_OR_INVALID_NONCE": .missingOrInvalidNonce,
     ]
 
     /// Codes whose detail is dropped (the Apple SDK discards `EMAIL_EXISTS`'s).

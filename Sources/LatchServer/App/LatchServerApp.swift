@@ -89,6 +89,7 @@ public final class LatchServerApp: Sendable {
         FirebaseAdminAPI(services: services, authenticator: authenticator, emulator: configuration.emulator, log: log)
             .register(in: &router)
         if configuration.emulator { FirebaseEmulatorAPI(services: services, log: log).register(in: &router) }
+        ActionPageAPI(services: services, log: log).register(in: &router)
         let admin = AdminAPI(
             services: services, authenticator: authenticator, revealCodes: configuration.development, log: log)
         let box = DrainFlag()

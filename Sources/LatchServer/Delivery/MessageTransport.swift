@@ -16,8 +16,9 @@ extension MessageTransport {
 }
 
 /// Development delivery: one standard-error line per message with `to=<recipient>` and
-/// `code=<code>`, so a developer (or a script) reads codes without a mail server or an SMS
-/// gateway: `outbox channel=sms to=+14155550123 code=12345678 subject=""`.
+/// `code=<code>` (and `link=<url>` for an out-of-band link), so a developer (or a script) reads
+/// codes without a mail server or an SMS gateway:
+/// `outbox channel=sms to=+14155550123 code=12345678 subject=""`.
 public struct DevelopmentLogTransport: MessageTransport {
     let log: ServerLog
 
@@ -26,7 +27,12 @@ public struct DevelopmentLogTransport: MessageTransport {
 
     public func deliver(_ message: OutboxMessage) throws {
         var line = "outbox channel=\(message.channel) to=\(message.recipient)"
-        if let code = message.code { line += " code=\(code)" }
+        if let code = message.code {
+            line += " code=\(code)"
+            // An out-of-band message carries its code in a link on a line of its own.
+            let link = message.body.split(separator: "\n").first { $0.hasPrefix("http") && $0.contains("oobCode=\(code)") }
+            if let link, !link.contains(" ") { line += " link=\(link)" }
+        }
         line += " subject=\"\(message.subject)\""
         log.info(line)
     }

@@ -92,6 +92,8 @@ public enum AuthFailure: Error, Sendable, Equatable {
     case federatedIdentityInUse
     /// The account has another identity at this provider already.
     case providerAlreadyLinked
+    /// The address given with a code is not the one the code was sent to (e-mail link sign-in).
+    case codeAddressMismatch
 }
 
 /// The inputs a domain call can find missing or invalid. Each wire family maps them to its own
@@ -148,6 +150,12 @@ public enum AuthParameter: String, Sendable, Equatable, CaseIterable {
     case issuer
     /// An identity provider's JWKS document or URL (administration).
     case jwks
+    /// What an out-of-band code is requested for (the account API's `requestType`).
+    case requestType
+    /// The new address of an address change.
+    case newEmail
+    /// Where the app wants the user to land after an out-of-band action (`continueUrl`).
+    case continueURL
 }
 
 /// Why a password was refused (NIST SP 800-63B § 3.1.1.2).

@@ -29,6 +29,11 @@ public struct AuthServices: Sendable {
     public let accounts: AccountService
     /// Account administration as firebase-admin drives it (the Firebase-shaped family).
     public let accountAdmin: AccountAdministration
+    /// Out-of-band codes of the account API: verification, address change, password reset and
+    /// e-mail link sign-in, with their action links.
+    public let oobCodes: OobCodeService
+    /// The anti-forgery tokens of the hosted action page's forms.
+    public let actionForms: ActionFormGuard
     /// Administration.
     public let admin: AdminService
     /// Per-source rate limits.
@@ -55,7 +60,8 @@ public struct AuthServices: Sendable {
     ///   - signInObserved: receives each sign-in outcome (metrics).
     ///   - emulator: Firebase emulator mode: unsigned (`alg: none`) custom tokens are accepted.
     ///   - fetchJWKS: reads identity providers' JWKS URLs; `nil` uses libcurl.
-    /// - Throws: ``CryptoError`` when the outbox or device-token key cannot be derived from `masterKey`.
+    /// - Throws: ``CryptoError`` when the outbox, device-token or action-form key cannot be derived
+    ///   from `masterKey`.
     public init(
         store: any Store, clock: any ServerClock, masterKey: [UInt8], baseURL: String,
         hasher: any PasswordHasher = Argon2idHasher(), signer: (any TokenSigner)? = nil,
@@ -100,6 +106,10 @@ public struct AuthServices: Sendable {
             providerTokens: ProviderTokenVerifier(keys: ProviderKeyCache(clock: clock, fetch: fetchJWKS), clock: clock))
         accountAdmin = AccountAdministration(
             store: store, clock: clock, hasher: hasher, policy: policy, accounts: accounts, signer: signer ?? keyRing)
+        oobCodes = OobCodeService(
+            store: store, clock: clock, limiter: limiter, sealer: sealer, hasher: hasher, policy: policy,
+            accounts: accounts, tokens: tokens, deliverable: deliverable, outboxChanged: outboxChanged)
+        actionForms = try ActionFormGuard(masterKey: masterKey)
         admin = AdminService(
             store: store, clock: clock, keyRing: keyRing, sealer: sealer, hasher: hasher, policy: policy,
             customTokens: customTokens)

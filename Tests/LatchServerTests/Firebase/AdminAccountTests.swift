@@ -303,14 +303,43 @@ struct AdminAccountTests {
         }
     }
 
-    @Test("sendOobCode is refused until out-of-band codes are served")
+    @Test("sendOobCode with returnOobLink answers the action link and mails nothing; without it, mails; EMAIL_NOT_FOUND")
     func sendOobCode() async throws {
         try await withFirebaseAdminServer { admin in
             try await admin.create(["localId": "fay", "email": "fay@example.com"])
+            let linked = try await admin.post(
+                "accounts:sendOobCode", ["requestType": "PASSWORD_RESET", "email": "fay@example.com", "returnOobLink": true])
+            #expect(linked.status == 200, "\(String(decoding: linked.body, as: UTF8.self))")
+            let link = try #require(linked.string("oobLink"))
+            #expect(link.contains("/emulator/action?mode=resetPassword&lang=en&oobCode="))
+            #expect(linked.string("email") == "fay@example.com")
+            #expect(try admin.server.outbox(to: "fay@example.com").isEmpty)
+
+            let verify = try await admin.post(
+                "accounts:sendOobCode", ["requestType": "VERIFY_EMAIL", "email": "fay@example.com", "returnOobLink": true])
+            #expect(try #require(verify.string("oobLink")).contains("mode=verifyEmail"))
+            let signIn = try await admin.post(
+                "accounts:sendOobCode", ["requestType": "EMAIL_SIGNIN", "email": "new@example.com", "returnOobLink": true])
+            #expect(try #require(signIn.string("oobLink")).contains("mode=signIn"))
+
+            let mailed = try await admin.post(
+                "accounts:sendOobCode", ["requestType": "PASSWORD_RESET", "email": "fay@example.com"])
+            #expect(mailed.status == 200)
+            #expect(mailed["oobLink"] == nil)
+            #expect(try admin.server.outbox(to: "fay@example.com").count == 1)
+
             expectError(
                 try await admin.post(
-                    "accounts:sendOobCode", ["requestType": "PASSWORD_RESET", "email": "fay@example.com", "returnOobLink": true]),
-                "OPERATION_NOT_ALLOWED")
+                    "accounts:sendOobCode",
+                    ["requestType": "PASSWORD_RESET", "email": "nobody@example.com", "returnOobLink": true]),
+                "EMAIL_NOT_FOUND")
+            expectError(
+                try await admin.post("accounts:sendOobCode", ["email": "fay@example.com", "returnOobLink": true]),
+                "MISSING_REQ_TYPE")
+            expectError(
+                try await admin.post(
+                    "accounts:sendOobCode", ["requestType": "NOPE", "email": "fay@example.com", "returnOobLink": true]),
+                "INVALID_REQ_TYPE")
         }
     }
 }

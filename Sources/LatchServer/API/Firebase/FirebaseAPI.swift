@@ -87,6 +87,10 @@ struct FirebaseAPI: Sendable {
             ])
         }
         route(&router, v1: "accounts:update", v3: "setAccountInfo", mayBlock: Self.carriesPassword) { call in
+            if call.string("idToken") == nil, call.body["oobCode"] != nil {
+                // An out-of-band code applies a verification or an address change (§ 2).
+                return try Self.applyOobCode(services, call)
+            }
             var change = AccountChange()
             change.email = call.string("email")
             change.password = call.string("password")
@@ -125,6 +129,7 @@ struct FirebaseAPI: Sendable {
             }
             return JSONBody.ok(body)
         }
+        registerOobCodes(in: &router)
         let api = self
         router.add("POST", Self.securetoken) { request in api.refresh(request) }
     }
@@ -209,8 +214,9 @@ struct FirebaseAPI: Sendable {
         info["displayName"] = user.displayName
         info["photoUrl"] = user.attributes[AccountProfile.photoURLAttribute]
         var providers: [any Sendable] = []
-        if let email, user.passwordHash != nil {
-            info["passwordHash"] = "UkVEQUNURUQ="
+        if let email, user.passwordHash != nil || AccountProfile.usesEmailLink(user) {
+            // An e-mail link account has the password provider too, without a password (§ 3).
+            if user.passwordHash != nil { info["passwordHash"] = "UkVEQUNURUQ=" }
             var provider: [String: any Sendable] = [
                 "providerId": AccountProfile.passwordProvider, "federatedId": email, "email": email, "rawId": email,
             ]
@@ -240,7 +246,7 @@ struct FirebaseAPI: Sendable {
 
     /// A POST route at `v1` + `v1Name` and its v3 alias, whose body runs with the parsed JSON and
     /// the client and tenant of the API key.
-    private func route(
+    func route(
         _ router: inout Router, v1 v1Name: String, v3 v3Name: String, call kind: FirebaseRenderer.Call = .other,
         mayBlock: Router.BlockingTest? = nil, _ body: @escaping @Sendable (Call) throws -> HTTPResponse
     ) {

@@ -120,10 +120,34 @@ struct FirebaseAdminAPI: Sendable {
             }
             return JSONBody.ok(body)
         }
-        route(&router, "accounts:sendOobCode") { _ in
-            // SEAM: OOB codes — the out-of-band code service answers here (with `oobLink` when
-            // `returnOobLink` is true); until it is wired, links are refused.
-            throw AuthFailure.operationNotAllowed
+        let services = services
+        route(&router, "accounts:sendOobCode") { call in
+            // firebase-admin's generate_*_link: the link comes back (`returnOobLink`) and nothing
+            // is mailed; without `returnOobLink` the message goes through the outbox instead.
+            guard let name = call.string("requestType"), !name.isEmpty else {
+                throw AuthFailure.missingParameter(.requestType)
+            }
+            guard let kind = FirebaseAPI.requestTypes[name] else { throw AuthFailure.invalidParameter(.requestType) }
+            let returnLink = call.bool("returnOobLink") ?? false
+            // The link names a client of the tenant by its API key, as the hosted page needs one.
+            guard let client = try services.admin.clients(tenant: call.tenant).first else {
+                throw AuthFailure.unknownClient
+            }
+            let context = ClientContext(tenant: call.tenant, client: client, remoteAddress: call.request.remoteAddress)
+            let issued: IssuedOobCode
+            do {
+                issued = try services.oobCodes.issue(
+                    context, kind: kind, email: call.string("email"), newEmail: call.string("newEmail"),
+                    continueURL: call.string("continueUrl"), deliver: !returnLink)
+            } catch AuthFailure.userNotFound {
+                // The account is named by its address: firebase-admin raises EmailNotFoundError (§ 6).
+                return FirebaseRenderer().render(AuthFailure.userNotFound, tenant: call.tenant, call: .signIn)
+            }
+            var body: [String: any Sendable] = [
+                "kind": "identitytoolkit#GetOobConfirmationCodeResponse", "email": issued.recipient,
+            ]
+            if returnLink { body["oobLink"] = issued.link }
+            return JSONBody.ok(body)
         }
         let api = self
         router.add("POST", Self.projects) { request in

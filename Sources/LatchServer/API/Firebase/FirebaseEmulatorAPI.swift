@@ -32,8 +32,22 @@ struct FirebaseEmulatorAPI: Sendable {
             directory.invalidate()
             return Self.render(configuration)
         }
-        // SEAM: OOB codes — the codes the out-of-band service sent, once it is wired.
-        route(&router, "GET", "oobCodes") { _, _ in JSONBody.ok(["oobCodes": [any Sendable]()]) }
+        let outbox = services.admin
+        route(&router, "GET", "oobCodes") { tenant, _ in
+            // The codes mailed for the tenant, newest first, from the (development) outbox: the
+            // store keeps only their hashes.
+            let messages = try outbox.outbox(tenant: tenant, recipient: nil, limit: 1000)
+            let codes: [any Sendable] = messages.compactMap { message -> [String: any Sendable]? in
+                guard let code = message.code, let link = OobLink.find(in: message.body, code: code),
+                    let kind = OobLink.kind(of: link)
+                else { return nil }
+                return [
+                    "email": message.recipient, "oobCode": code, "oobLink": link,
+                    "requestType": FirebaseAPI.requestType(of: kind),
+                ]
+            }
+            return JSONBody.ok(["oobCodes": codes])
+        }
         route(&router, "GET", "verificationCodes") { _, _ in JSONBody.ok(["verificationCodes": [any Sendable]()]) }
     }
 

@@ -9,7 +9,8 @@ import LatchHTTP
 struct FirebaseRenderer: ErrorRenderer {
     /// Which call failed, where one failure reads differently per call.
     enum Call {
-        /// `accounts:signInWithPassword` / `verifyPassword`: an unknown address is `EMAIL_NOT_FOUND`.
+        /// A call naming the account by its address (`accounts:signInWithPassword` / `verifyPassword`,
+        /// a password-reset code request): an unknown address is `EMAIL_NOT_FOUND`.
         case signIn
         /// Any other call.
         case other
@@ -50,6 +51,27 @@ struct FirebaseRenderer: ErrorRenderer {
             return Self.response(400, "INVALID_GRANT_TYPE")
         case .missingParameter(.token), .invalidParameter(.token), .invalidAccessToken:
             return Self.response(400, "INVALID_ID_TOKEN")
+        case .missingParameter(.oneTimeCode):
+            return Self.response(400, "MISSING_OOB_CODE")
+        case .invalidParameter(.oneTimeCode), .invalidCode:
+            return Self.response(400, "INVALID_OOB_CODE")
+        case .codeExpired:
+            return Self.response(400, "EXPIRED_OOB_CODE")
+        case .missingParameter(.requestType):
+            return Self.response(400, "MISSING_REQ_TYPE")
+        case .invalidParameter(.requestType):
+            return Self.response(400, "INVALID_REQ_TYPE")
+        case .missingParameter(.newEmail):
+            return Self.response(400, "MISSING_NEW_EMAIL")
+        case .invalidParameter(.newEmail):
+            return Self.response(400, "INVALID_NEW_EMAIL")
+        case .missingParameter(.continueURL):
+            return Self.response(400, "MISSING_CONTINUE_URI")
+        case .invalidParameter(.continueURL):
+            return Self.response(400, "INVALID_CONTINUE_URI")
+        case .codeAddressMismatch:
+            return Self.response(
+                400, "INVALID_EMAIL", detail: "The email provided does not match the sign-in email address.")
         case .missingParameter(let parameter), .invalidParameter(let parameter):
             return Self.response(400, "INVALID_ARGUMENT", detail: parameter.rawValue)
         case .userNotFound:
@@ -89,9 +111,9 @@ struct FirebaseRenderer: ErrorRenderer {
             return Self.response(400, "FEDERATED_USER_ID_ALREADY_LINKED")
         case .providerAlreadyLinked:
             return Self.response(400, "PROVIDER_ALREADY_LINKED")
-        case .outOfOrder, .unauthorizedClient, .unsupportedChallengeType, .invalidCode, .codeExpired,
-            .codeAttemptsExceeded, .invalidContinuationToken, .continuationTokenExpired, .invalidAttributes,
-            .invalidScope, .deliveryUnavailable, .invalidVerificationContact, .verificationContactBlocked,
+        case .outOfOrder, .unauthorizedClient, .unsupportedChallengeType, .codeAttemptsExceeded,
+            .invalidContinuationToken, .continuationTokenExpired, .invalidAttributes, .invalidScope, .deliveryUnavailable,
+            .invalidVerificationContact, .verificationContactBlocked,
             .claimsChallenge, .protectionPolicyRequired:
             return Self.response(400, "OPERATION_NOT_ALLOWED")
         }

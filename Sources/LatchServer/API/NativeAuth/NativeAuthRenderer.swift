@@ -194,6 +194,9 @@ struct NativeAuthRenderer: ErrorRenderer {
         case .invalidIdPResponse, .invalidNonce, .federatedIdentityInUse, .providerAlreadyLinked:
             // Identity-provider sign-in exists on the account API only.
             envelope = .init(error: .invalidGrant, errorDescription: "The identity provider's credential is not valid.")
+        case .codeAddressMismatch:
+            envelope = .init(
+                error: .invalidRequest, errorDescription: "The address is not the one the code was sent to.")
         case .invalidCustomToken, .customTokenMismatch:
             // Custom tokens exist on the account API only.
             envelope = .init(error: .invalidGrant, errorDescription: "The custom token is not valid for this tenant.")
@@ -272,6 +275,9 @@ struct NativeAuthRenderer: ErrorRenderer {
         case .providerID: "providerId"
         case .issuer: "issuer"
         case .jwks: "jwks"
+        case .requestType: "request_type"
+        case .newEmail: "new_email"
+        case .continueURL: "continue_url"
         }
     }
 

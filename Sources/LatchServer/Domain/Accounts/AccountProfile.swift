@@ -54,6 +54,14 @@ public enum AccountProfile {
     /// wire signs in with it.
     static func customAddress(id: String) -> String { "\(id)@custom.invalid" }
 
+    /// The attribute marking an account that signed in with an e-mail link at least once.
+    static let emailLinkAttribute = "emailLinkSignIn"
+    /// The sign-in method of e-mail link sign-in, as `createAuthUri` lists it.
+    public static let emailLinkMethod = "emailLink"
+
+    /// Whether the account has signed in with an e-mail link.
+    public static func usesEmailLink(_ user: User) -> Bool { user.attributes[emailLinkAttribute] == "true" }
+
     /// Whether a custom token made the account (it has no e-mail address).
     public static func isCustom(_ user: User) -> Bool { user.attributes[providerAttribute] == customProvider }
 }

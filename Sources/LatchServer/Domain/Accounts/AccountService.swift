@@ -311,7 +311,8 @@ public struct AccountService: Sendable {
         guard deleted else { throw AuthFailure.userNotFound }
     }
 
-    /// The sign-in methods of `email` (`password` for an account with one), or `nil` under
+    /// The sign-in methods of `email` (`password` for an account with one, `emailLink` for one that
+    /// signed in with an e-mail link), or `nil` under
     /// enumeration protection, which does not tell.
     public func signInMethods(_ context: ClientContext, email: String?) throws -> [String]? {
         guard let email, !email.isEmpty else { throw AuthFailure.missingParameter(.email) }
@@ -323,7 +324,10 @@ public struct AccountService: Sendable {
             return (user, try tx.federatedIdentities(userID: user.id, tenantID: context.tenant.id))
         }
         guard let (user, identities) = found, !AccountProfile.isAnonymous(user) else { return [] }
-        return (user.passwordHash == nil ? [] : [AccountProfile.passwordProvider]) + identities.map(\.providerID)
+        var methods: [String] = []
+        if user.passwordHash != nil { methods.append(AccountProfile.passwordProvider) }
+        if AccountProfile.usesEmailLink(user) { methods.append(AccountProfile.emailLinkMethod) }
+        return methods + identities.map(\.providerID)
     }
 
     /// The identities linked to `user` (for `providerUserInfo`).

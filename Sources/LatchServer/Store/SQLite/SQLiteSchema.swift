@@ -293,6 +293,25 @@ enum SQLiteSchema {
                 created_at INTEGER NOT NULL
             );
             """),
+        // Out-of-band codes (e-mail verification, address change, password reset, e-mail link
+        // sign-in): the SHA-256 of each code, what it is bound to, and its expiry; deleted when used.
+        SQLiteMigration(
+            "016_oob_codes",
+            """
+            CREATE TABLE oob_codes (
+                code_hash TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                client_id TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                user_id TEXT,
+                email TEXT NOT NULL,
+                new_email TEXT,
+                continue_url TEXT,
+                created_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL
+            );
+            CREATE INDEX oob_codes_expiry ON oob_codes(expires_at);
+            """),
         // A tenant's OIDC identity providers (signInWithIdp / verifyAssertion) and the federated
         // identities linked to its accounts: one account per (tenant, provider, raw id).
         SQLiteMigration(
