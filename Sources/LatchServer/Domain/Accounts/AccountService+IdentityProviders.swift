@@ -54,8 +54,10 @@ extension AccountService {
                 let session = try startSession(tx, context, user, .signInSucceeded, "amr=\(providerID)", at: now)
                 return (user, false, session)
             }
-            guard autoCreate else { throw AuthFailure.userNotFound }
+            // An address another account holds asks for confirmation whether or not the call may
+            // create accounts, so a reauthentication learns why as a sign-in does.
             if let email = assertion.email, try tx.user(email: email, tenantID: tenant.id) != nil { return nil }
+            guard autoCreate else { throw AuthFailure.userNotFound }
             let id = UUID().uuidString.lowercased()
             var attributes = [AccountProfile.providerAttribute: providerID]
             attributes[AccountProfile.photoURLAttribute] = assertion.photoURL

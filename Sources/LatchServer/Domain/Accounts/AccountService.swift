@@ -239,11 +239,15 @@ public struct AccountService: Sendable {
     /// the account's other sessions. An anonymous account given an e-mail and a password becomes an
     /// e-mail and password account.
     /// - Returns: the account as changed, and a new session when asked for or after a password change.
-    /// - Throws: ``AuthFailure/operationNotAllowed`` when removing the password would leave no provider.
+    /// - Throws: ``AuthFailure/operationNotAllowed`` when removing the password would leave no
+    ///   provider, or for a password change on a tenant that requires a second factor.
     public func update(_ context: ClientContext, idToken: String?, change: AccountChange) throws
         -> (user: User, session: AccountSession?)
     {
         let (current, authTime) = try authenticate(context, idToken: idToken)
+        // A password change ends the other sessions and answers a new one: on a tenant that asks
+        // for a second factor, which this wire cannot prove, it is refused as sign-in is.
+        if change.password != nil { try Self.refuseSecondFactor(context) }
         let now = clock.now()
         var user = current
         let changesCredential = change.email != nil || change.password != nil || !change.deleteProviders.isEmpty

@@ -124,6 +124,10 @@ struct FirebaseSeedCredentialTests {
             try await linked.link(with: Self.credential(try Self.token(harness, "sub-other", email: nil)))
         }
         #expect(harness.server.faults.requests().count == before)
+        await expectLatchError(.operationNotAllowed, "ERROR_OPERATION_NOT_ALLOWED") {
+            try await linked.link(
+                with: .openID(providerID: "oidc.unknown", idToken: try Self.token(harness, "sub-x", email: nil)))
+        }
 
         let unlinked = try await linked.unlink(fromProvider: Self.providerID)
         #expect(unlinked.providerData.isEmpty)
@@ -149,6 +153,24 @@ struct FirebaseSeedCredentialTests {
         }
         await expectLatchError(.invalidCredential, "ERROR_INVALID_CREDENTIAL") {
             try await user.reauthenticate(with: Self.credential(try Self.token(harness, "sub-me", email: nil, lifetime: -120)))
+        }
+        await expectLatchError(.operationNotAllowed, "ERROR_OPERATION_NOT_ALLOWED") {
+            try await user.reauthenticate(
+                with: .openID(providerID: "oidc.unknown", idToken: try Self.token(harness, "sub-me", email: nil)))
+        }
+    }
+
+    // As for signIn(with:), the seed's emailAlreadyInUse for reauthenticate(with:) is the
+    // `needConfirmation` answer, which the Apple SDK (and so this one) raises as 17012.
+    @Test("reauthenticate(with:) an identity whose e-mail is another account's: accountExistsWithDifferentCredential")
+    func reauthenticateAccountExists() async throws {
+        let harness = try Self.start()
+        defer { harness.stop() }
+        let (_, taken) = try await harness.signedInUser("taken")
+        try await harness.auth.signOut()
+        let user = try await harness.auth.signIn(with: Self.credential(try Self.token(harness, "sub-me", email: nil)))
+        await expectLatchError(.accountExistsWithDifferentCredential, "ERROR_ACCOUNT_EXISTS_WITH_DIFFERENT_CREDENTIAL") {
+            try await user.reauthenticate(with: Self.credential(try Self.token(harness, "sub-new", email: taken)))
         }
     }
 }

@@ -119,6 +119,12 @@ struct FirebaseSeedUserTests {
             #expect(error.name == "ERROR_WEAK_PASSWORD")
             #expect(error.failureReason?.isEmpty == false)
         }
+        // A tenant that turns on a second factor, which this wire cannot prove, refuses the change.
+        try harness.server.updateTenant { $0.mfa.policy = .required }
+        await expectLatchError(.operationNotAllowed, "ERROR_OPERATION_NOT_ALLOWED") {
+            try await updated.updatePassword(to: SDKTest.password)
+        }
+        try harness.server.updateTenant { $0.mfa.policy = .off }
         harness.outlastRecentSignIn()
         await expectLatchError(.requiresRecentLogin, "ERROR_REQUIRES_RECENT_LOGIN") {
             try await updated.updatePassword(to: SDKTest.password)
