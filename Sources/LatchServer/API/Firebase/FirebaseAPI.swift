@@ -92,13 +92,7 @@ struct FirebaseAPI: Sendable {
                 return try Self.applyOobCode(services, call)
             }
             var change = AccountChange()
-            change.email = call.string("email")
-            change.password = call.string("password")
-            change.displayName = call.string("displayName")
-            change.photoURL = call.string("photoUrl")
-            let deleted = call.strings("deleteAttribute")
-            change.deleteDisplayName = deleted.contains("DISPLAY_NAME")
-            change.deletePhotoURL = deleted.contains("PHOTO_URL")
+            Self.readProfile(call.body, into: &change)
             change.returnSecureToken = call.flag("returnSecureToken")
             change.deleteProviders = call.strings("deleteProvider")
             let (user, session) = try services.accounts.update(
@@ -193,6 +187,19 @@ struct FirebaseAPI: Sendable {
         body["rawUserInfo"] = assertion.rawUserInfo
         if call.flag("returnIdpCredential") { body["oauthIdToken"] = assertion.idToken }
         return JSONBody.ok(body)
+    }
+
+    /// Reads the profile fields of an `accounts:update` body (a user's or an administrator's):
+    /// `email`, `password`, `displayName`, `photoUrl`, and `deleteAttribute` naming `DISPLAY_NAME`
+    /// or `PHOTO_URL`.
+    static func readProfile<Change: ProfileChange>(_ body: [String: any Sendable], into change: inout Change) {
+        change.email = body["email"] as? String
+        change.password = body["password"] as? String
+        change.displayName = body["displayName"] as? String
+        change.photoURL = body["photoUrl"] as? String
+        let deleted = (body["deleteAttribute"] as? [any Sendable])?.compactMap { $0 as? String } ?? []
+        change.deleteDisplayName = deleted.contains("DISPLAY_NAME")
+        change.deletePhotoURL = deleted.contains("PHOTO_URL")
     }
 
     /// `idToken`, `refreshToken` and `expiresIn` (a string: the Apple SDK drops a number, § 3).

@@ -167,13 +167,7 @@ struct FirebaseAdminAPI: Sendable {
     /// The change an `accounts:update` body asks for.
     static func change(_ call: Call) throws -> AdminAccountChange {
         var change = AdminAccountChange()
-        change.email = call.string("email")
-        change.password = call.string("password")
-        change.displayName = call.string("displayName")
-        change.photoURL = call.string("photoUrl")
-        let deleted = call.strings("deleteAttribute")
-        change.deleteDisplayName = deleted.contains("DISPLAY_NAME")
-        change.deletePhotoURL = deleted.contains("PHOTO_URL")
+        FirebaseAPI.readProfile(call.body, into: &change)
         change.emailVerified = call.bool("emailVerified")
         change.disabled = call.bool("disableUser") ?? call.bool("disabled")
         if call.body["validSince"] != nil {

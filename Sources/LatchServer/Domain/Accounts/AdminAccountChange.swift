@@ -2,7 +2,7 @@ import Foundation
 
 /// A change an administrator makes to an account (`accounts:update`,
 /// `reference/firebase-auth-protocol.md` § 6); `nil` leaves a field as it is.
-public struct AdminAccountChange: Sendable {
+public struct AdminAccountChange: ProfileChange, Sendable {
     /// A new e-mail address.
     public var email: String?
     /// A new password; moves `validSince` to now and ends the account's sessions.
