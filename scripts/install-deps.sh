@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Latch builds, tests and benchmarks with, when any is missing.
+# Installs the Debian packages Latch builds, tests and benchmarks with, when any is missing
+# (python3-venv: the interoperability tests install their PyPI clients into a venv).
 # Idempotent and quiet when everything is present. Needs root (or sudo) only when installing.
 set -euo pipefail
 
-packages=(libmicrohttpd-dev libsqlite3-dev libssl-dev libargon2-dev libcurl4-openssl-dev pkg-config sqlite3 openssl curl jq python3)
+packages=(libmicrohttpd-dev libsqlite3-dev libssl-dev libargon2-dev libcurl4-openssl-dev pkg-config sqlite3 openssl curl jq python3 python3-venv)
 # --bench: wrk drives the load, argon2 (CLI) and python3 (ctypes on libargon2) time one password hash,
 # iproute2 (ss) checks the port.
 if [ "${1:-}" = "--bench" ]; then packages+=(wrk argon2 python3 iproute2); fi

@@ -115,6 +115,62 @@ struct CLIFirebaseTests {
         }
     }
 
+    /// The action link of the newest message to `recipient`, once one is sent.
+    static func waitForLink(_ server: LatchTestServer, to recipient: String, after earlier: Int = 0) async throws -> String {
+        _ = try await CLITests.waitForCode(server, to: recipient, after: earlier)
+        let body = try #require(try server.outbox(to: recipient).first?.body)
+        return try #require(
+            body.split(whereSeparator: \.isWhitespace).map(String.init).first { $0.hasPrefix("http") && $0.contains("oobCode=") })
+    }
+
+    @Test("signin --email-link: the link from the message (on stdin) signs a new verified account in; a wrong link exits 3")
+    func emailLink() async throws {
+        try await Self.environment { server, home, apiKey in
+            let email = CLIMFATests.email("link")
+            let running = try CLIProcess.start(
+                home: home, ["--json", "--server", server.baseURL, "signin", "--email-link", "--email", email],
+                environment: ["LATCH_API_KEY": apiKey])
+            running.write(try await Self.waitForLink(server, to: email) + "\n")
+            let outcome = try await running.finish()
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            let user = try outcome.json()
+            #expect(user["flow"] as? String == "email_link")
+            #expect(user["email"] as? String == email)
+            #expect(user["email_verified"] as? Bool == true)
+
+            let wrong = try await Self.run(
+                server, home, apiKey, ["signin", "--email-link", "--email", email],
+                input: "https://example.com/?mode=resetPassword&oobCode=nope\n")
+            #expect(wrong.status == 3, "\(wrong.stdout)")
+            #expect(((try wrong.json()["error"] as? [String: Any])?["name"] as? String) == "ERROR_INVALID_ACTION_CODE")
+        }
+    }
+
+    @Test("account verify-email: the message's link applied from stdin marks the address verified; an empty answer leaves it")
+    func verifyEmail() async throws {
+        try await Self.environment { server, home, apiKey in
+            let email = CLIMFATests.email("verify")
+            var user = try server.createUser(email: email, password: Self.password)
+            user.emailVerified = false
+            try server.app.services.store.write { try $0.update(user) }
+            let signin = try await Self.run(
+                server, home, apiKey, ["signin", "--email", email, "--password-stdin"], input: "\(Self.password)\n")
+            #expect(signin.status == 0, "\(signin.stderr)")
+
+            let later = try await Self.run(server, home, apiKey, ["account", "verify-email"], input: "\n")
+            #expect(later.status == 0, "\(later.stderr)")
+            #expect(try later.json()["status"] as? String == "sent")
+
+            let running = try CLIProcess.start(
+                home: home, ["--json", "--server", server.baseURL, "account", "verify-email"],
+                environment: ["LATCH_API_KEY": apiKey])
+            running.write(try await Self.waitForLink(server, to: email, after: 1) + "\n")
+            let outcome = try await running.finish()
+            #expect(outcome.status == 0, "\(outcome.stderr)")
+            #expect(try outcome.json()["email_verified"] as? Bool == true)
+        }
+    }
+
     @Test("usage: no action, an unknown action, two sign-in ways at once; no API key answers ERROR_INVALID_API_KEY")
     func usage() async throws {
         try await Self.environment { server, home, _ in
