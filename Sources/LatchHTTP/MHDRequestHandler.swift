@@ -81,6 +81,20 @@ enum MHDRequestHandler {
         }
     }
 
+    /// Whether the route of the request accepts a body of `size` bytes, past the server's limit:
+    /// asked of the responder only then, so a request within the server's limit (nearly all)
+    /// costs no route lookup. Raises ``RequestContext/bodyLimit`` to the route's limit, once.
+    private static func raiseBodyLimit(core: ServerCore, context: RequestContext, to size: Int) -> Bool {
+        if !context.bodyLimitResolved {
+            context.bodyLimitResolved = true
+            let path = PercentEncoding.decodeLossy(HTTPRequest.splitTarget(context.target).path, plusAsSpace: false)
+            if let limit = core.responder.maximumBodyBytes(method: context.method, path: path) {
+                context.bodyLimit = max(limit, core.maxBodyBytes)
+            }
+        }
+        return size <= context.bodyLimit
+    }
+
     /// libmicrohttpd's diagnostics. While the daemon starts they are logged and kept for the
     /// error ``MHDDaemon`` may throw; afterwards most are about one connection (a reset, a
     /// connection turned away at a limit), so ``AbnormalEndingLog`` shows each kind once per
@@ -170,7 +184,9 @@ enum MHDRequestHandler {
                 return finish(core: core, connection: connection, context: context)
             }
             uploadSize.pointee = 0
-            if context.body.count + size > context.bodyLimit {
+            if context.body.count + size > context.bodyLimit,
+                !raiseBodyLimit(core: core, context: context, to: context.body.count + size)
+            {
                 // libmicrohttpd 0.9.75 refuses to queue a response while the body is still being
                 // received, so the 413 goes out when the body ends (or the connection is closed).
                 context.discardedBytes = context.body.count
@@ -209,8 +225,7 @@ enum MHDRequestHandler {
         context.correlationID =
             HTTPRequest.saneClientRequestID(context.headers["client-request-id"]) ?? RequestIDGenerator.shared.nextUUID()
         context.stage = .receivingBody
-        let path = PercentEncoding.decodeLossy(HTTPRequest.splitTarget(context.target).path, plusAsSpace: false)
-        context.bodyLimit = core.responder.maximumBodyBytes(method: context.method, path: path) ?? core.maxBodyBytes
+        context.bodyLimit = core.maxBodyBytes
         if let refusal = RequestFraming.refusal(headers: context.headers, version: version.map { String(cString: $0) } ?? "") {
             // The body cannot be delimited, so it is not read: answer at once and close.
             return respondOrClose(
@@ -223,7 +238,9 @@ enum MHDRequestHandler {
                 HTTPError.headerFieldsTooLarge(limit: core.maxHeaderBytes), declaredLength: declaredLength, core: core,
                 connection: connection, context: context)
         }
-        if let declaredLength, declaredLength > UInt64(context.bodyLimit) {
+        if let declaredLength, declaredLength > UInt64(context.bodyLimit),
+            !raiseBodyLimit(core: core, context: context, to: declaredLength > UInt64(Int.max) ? Int.max : Int(declaredLength))
+        {
             return refuseBeforeBody(
                 HTTPError.payloadTooLarge(limit: context.bodyLimit), declaredLength: declaredLength, core: core,
                 connection: connection, context: context)

@@ -28,8 +28,10 @@ final class RequestContext: @unchecked Sendable {  // one thread at a time, as d
     var method = ""
     var headers = HTTPHeaders()
     var body: [UInt8] = []
-    /// The largest body accepted: the route's own limit or the server's, fixed once the head is read.
+    /// The largest body accepted: the server's, raised to the route's own once a body outgrows it.
     var bodyLimit = 0
+    /// Whether the route's own limit has been asked for.
+    var bodyLimitResolved = false
     /// Body bytes read and dropped so far while ``Stage/discardingBody(refusal:deadline:)``.
     var discardedBytes = 0
     /// The correlation id echoed as `client-request-id`: the client's UUID or one of the server's.

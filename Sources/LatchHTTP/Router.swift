@@ -69,7 +69,8 @@ public struct Router: HTTPResponder {
     ///   - mayBlock: which of the route's requests may block for long in `handler` (a password
     ///     hash, say): ``answer(to:)`` hands those over as ``HTTPAnswer/blocking(_:)``. `nil`: none.
     ///   - maxBodyBytes: the largest body this route accepts, in place of the server's
-    ///     ``HTTPServerConfiguration/maxBodyBytes`` (a bulk import, say). `nil`: the server's.
+    ///     ``HTTPServerConfiguration/maxBodyBytes``: a larger one (a bulk import, say) is read up
+    ///     to it; a body over a smaller one is read, then answered 413. `nil`: the server's.
     public mutating func add(
         _ method: String, _ pattern: String, mayBlock: BlockingTest? = nil, maxBodyBytes: Int? = nil,
         _ handler: @escaping Handler
@@ -173,6 +174,13 @@ public struct Router: HTTPResponder {
             )
         }
         if let exact = node.handlers[request.method] {
+            // A route below the server's limit refuses here; one above it was let through by the
+            // HTTP layer, which asks ``maximumBodyBytes(method:path:)`` only past its own limit.
+            if let limit = node.bodyLimits[request.method], request.body.count > limit {
+                return (
+                    .answered(render(.payloadTooLarge(limit: limit), for: request, group: group(for: request.path))), routed
+                )
+            }
             let blocking = node.mayBlock[request.method].map { $0(routed) } ?? false
             return (.handler(exact, blocking: blocking), routed)
         } else if request.method == "HEAD", let get = node.handlers["GET"] {
