@@ -27,19 +27,15 @@ final class OpenSSLTool {
     /// Runs `openssl arguments` in the scratch directory; returns its exit status and its
     /// standard output and error, merged.
     func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
         let log = directory.appendingPathComponent("openssl-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try ProcessLaunch.lock.withLock { _ in try process.run() }
-        process.waitUntilExit()
-        return (process.terminationStatus, try String(contentsOf: log, encoding: .utf8))
+        let child = try ChildProcess(
+            executable: "/usr/bin/openssl", arguments: arguments, environment: ProcessInfo.processInfo.environment,
+            workingDirectory: directory.path, standardInput: .null, standardOutput: .descriptor(handle.fileDescriptor),
+            standardError: .descriptor(handle.fileDescriptor))
+        child.waitUntilExit()
+        return (child.terminationStatus, try String(contentsOf: log, encoding: .utf8))
     }
 }

@@ -23,21 +23,22 @@ enum ExternalTool {
         _ name: String, _ arguments: [String], input: String = "", environment: [String: String] = [:],
         timeout: Double = 60
     ) async throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [name] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let (standardInput, standardOutput, standardError) = (Pipe(), Pipe(), Pipe())
-        process.standardInput = standardInput
-        process.standardOutput = standardOutput
-        process.standardError = standardError
         let (exited, continuation) = AsyncStream.makeStream(of: Int32.self)
-        process.terminationHandler = { finished in
+        let collected = Locked<(Data, Data)>((Data(), Data()))
+        let process = try ChildProcess(
+            executable: "/usr/bin/env", arguments: [name] + arguments,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            standardInput: .descriptor(standardInput.fileHandleForReading.fileDescriptor),
+            standardOutput: .descriptor(standardOutput.fileHandleForWriting.fileDescriptor),
+            standardError: .descriptor(standardError.fileHandleForWriting.fileDescriptor)
+        ) { finished in
             continuation.yield(finished.terminationStatus)
             continuation.finish()
         }
-        let collected = Locked<(Data, Data)>((Data(), Data()))
-        try ProcessLaunch.lock.withLock { _ in try process.run() }
+        try standardInput.fileHandleForReading.close()
+        try standardOutput.fileHandleForWriting.close()
+        try standardError.fileHandleForWriting.close()
         let readers = [
             Background.run {
                 let data = standardOutput.fileHandleForReading.readDataToEndOfFile()

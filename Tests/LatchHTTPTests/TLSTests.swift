@@ -183,13 +183,14 @@ struct TLSTests {
                     sys.stdin.readline()
             print(json.dumps(results))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, "\(server.port)", authority.caPath]
         let (input, output) = (Pipe(), Pipe())
-        process.standardInput = input
-        process.standardOutput = output
-        try ProcessLaunch.lock.withLock { _ in try process.run() }
+        let child = try ChildProcess(
+            executable: "/usr/bin/env", arguments: ["python3", "-c", script, "\(server.port)", authority.caPath],
+            environment: ProcessInfo.processInfo.environment,
+            standardInput: .descriptor(input.fileHandleForReading.fileDescriptor),
+            standardOutput: .descriptor(output.fileHandleForWriting.fileDescriptor), standardError: .descriptor(STDERR_FILENO))
+        try input.fileHandleForReading.close()
+        try output.fileHandleForWriting.close()
         let reader = output.fileHandleForReading
         var ready = Data()
         while !String(decoding: ready, as: UTF8.self).contains("ready\n") {
@@ -202,7 +203,7 @@ struct TLSTests {
         signal(SIGPIPE, SIG_IGN)  // a child that exits early must not take the test process with it
         try? input.fileHandleForWriting.write(contentsOf: Data("go\n".utf8))
         let rest = String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        child.waitUntilExit()
         let results = try JSONParser.parseValue(Array(rest.utf8)) as? [any Sendable]
         let later = results?.last as? [any Sendable]
         #expect((results?.first as? [any Sendable])?.first as? String == "hello over tls", "\(rest)")

@@ -210,15 +210,13 @@ struct MessageSealerTests {
 
     /// Runs the built `latchd` with `arguments` and returns its standard output.
     static func latchd(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = try LatchdProcess.executable()
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LATCH_") }
-        process.standardInput = FileHandle.nullDevice
         let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try ProcessLaunch.lock.withLock { _ in try process.run() }
+        let process = try ChildProcess(
+            executable: try LatchdProcess.executable().path, arguments: arguments,
+            environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LATCH_") },
+            standardInput: .null, standardOutput: .descriptor(output.fileHandleForWriting.fileDescriptor),
+            standardError: .null)
+        try output.fileHandleForWriting.close()
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         try #require(process.terminationStatus == 0, "latchd \(arguments.joined(separator: " ")): \(printed)")

@@ -9,15 +9,14 @@ import Testing
 #endif
 
 /// The real `latchd serve --dev` binary as a child process, for crash and shutdown tests.
-// @unchecked Sendable: `process` is only started in `start` and afterwards only read (pid, state) or signalled.
-final class LatchdProcess: @unchecked Sendable {
-    let process: Process
+final class LatchdProcess: Sendable {
+    let process: ChildProcess
     let dataDirectory: String
     let logPath: String
     let baseURL: String
     let port: Int
 
-    private init(process: Process, dataDirectory: String, logPath: String, baseURL: String, port: Int) {
+    private init(process: ChildProcess, dataDirectory: String, logPath: String, baseURL: String, port: Int) {
         self.process = process
         self.dataDirectory = dataDirectory
         self.logPath = logPath
@@ -61,15 +60,12 @@ final class LatchdProcess: @unchecked Sendable {
             throw LatchdProcessError("cannot create \(logPath)")
         }
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        let process = Process()
-        process.executableURL = try executable()
-        process.arguments =
-            ["serve", "--dev", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory, "--http-threads", "8"] + arguments
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LATCH_") }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = log
-        process.standardError = log
-        try ProcessLaunch.lock.withLock { _ in try process.run() }
+        let process = try ChildProcess(
+            executable: try executable().path,
+            arguments: ["serve", "--dev", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory, "--http-threads", "8"]
+                + arguments,
+            environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LATCH_") }, standardInput: .null,
+            standardOutput: .descriptor(log.fileDescriptor), standardError: .descriptor(log.fileDescriptor))
         try? log.close()
 
         let deadline = ContinuousClock.now + timeout
@@ -92,7 +88,7 @@ final class LatchdProcess: @unchecked Sendable {
                 throw LatchdProcessError("latchd exited with \(process.terminationStatus) before listening:\n\(text)")
             }
             if ContinuousClock.now > deadline {
-                kill(process.processIdentifier, SIGKILL)
+                process.kill(SIGKILL)
                 throw LatchdProcessError("latchd did not print its banner in time:\n\(text)")
             }
             try await Task.sleep(for: .milliseconds(20))
@@ -115,7 +111,7 @@ final class LatchdProcess: @unchecked Sendable {
 
     /// Sends `signal` to the process.
     func send(_ signal: Int32) {
-        if process.isRunning { kill(pid, signal) }
+        process.kill(signal)
     }
 
     /// Waits for the process to exit; `false` if it still runs after `timeout`.
@@ -130,10 +126,8 @@ final class LatchdProcess: @unchecked Sendable {
 
     /// SIGKILL if still running; for cleanup.
     func forceStop() {
-        if process.isRunning {
-            kill(pid, SIGKILL)
-            process.waitUntilExit()
-        }
+        process.kill(SIGKILL)
+        process.waitUntilExit()
     }
 
     /// The process's output so far.

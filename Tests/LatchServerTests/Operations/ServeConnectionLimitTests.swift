@@ -100,16 +100,14 @@ struct ServeConnectionLimitTests {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("latchd-limits-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: base) }
-        let process = Process()
-        process.executableURL = try LatchdProcess.executable()
-        process.arguments = arguments
-        process.currentDirectoryURL = base
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LATCH_") }
         let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        try ProcessLaunch.lock.withLock { _ in try process.run() }
+        let process = try ChildProcess(
+            executable: try LatchdProcess.executable().path, arguments: arguments,
+            environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LATCH_") },
+            workingDirectory: base.path, standardInput: .null,
+            standardOutput: .descriptor(pipe.fileHandleForWriting.fileDescriptor),
+            standardError: .descriptor(pipe.fileHandleForWriting.fileDescriptor))
+        try pipe.fileHandleForWriting.close()
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: output, as: UTF8.self))

@@ -10,15 +10,14 @@ import Testing
 struct TLSServeTests {
     /// Runs a command and returns its status and standard output.
     static func run(_ executable: String, _ arguments: [String], input: String? = nil) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
         let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
         let stdin = Pipe()
-        process.standardInput = stdin
-        try ProcessLaunch.lock.withLock { _ in try process.run() }
+        let process = try ChildProcess(
+            executable: executable, arguments: arguments, environment: ProcessInfo.processInfo.environment,
+            standardInput: .descriptor(stdin.fileHandleForReading.fileDescriptor),
+            standardOutput: .descriptor(output.fileHandleForWriting.fileDescriptor), standardError: .null)
+        try stdin.fileHandleForReading.close()
+        try output.fileHandleForWriting.close()
         signal(SIGPIPE, SIG_IGN)  // a child that exits early must not take the test process with it
         if let input { try? stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
         try stdin.fileHandleForWriting.close()

@@ -16,15 +16,16 @@ enum SQLiteShell {
     /// - Throws: ``Failure`` when a statement fails.
     @discardableResult
     static func execute(_ sql: String, on path: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sqlite3", "-bail", "-cmd", ".timeout 5000", path]
         let input = Pipe()
         let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try ProcessLaunch.lock.withLock { _ in try process.run() }
+        let process = try ChildProcess(
+            executable: "/usr/bin/env", arguments: ["sqlite3", "-bail", "-cmd", ".timeout 5000", path],
+            environment: ProcessInfo.processInfo.environment,
+            standardInput: .descriptor(input.fileHandleForReading.fileDescriptor),
+            standardOutput: .descriptor(output.fileHandleForWriting.fileDescriptor),
+            standardError: .descriptor(output.fileHandleForWriting.fileDescriptor))
+        try input.fileHandleForReading.close()
+        try output.fileHandleForWriting.close()
         signal(SIGPIPE, SIG_IGN)  // a child that exits early must not take the test process with it
         try? input.fileHandleForWriting.write(contentsOf: Data(sql.utf8))
         try input.fileHandleForWriting.close()

@@ -31,25 +31,17 @@ struct LatchdRun {
         let output = try FileHandle(forWritingTo: outputURL)
         let errors = try FileHandle(forWritingTo: errorURL)
 
-        // `env --chdir` sets the working directory, and standard input is a pipe closed at once:
-        // Foundation's `Process.run()` has crashed in the parent (a `memcpy` inside `run()`) on
-        // this path with `currentDirectoryURL` and `FileHandle.nullDevice`, which are left out.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["--chdir=\(directory.path)", try LatchdProcess.executable().path] + arguments
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LATCH_") }
-            .merging(environment) { _, given in given }
-        let input = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try ProcessLaunch.lock.withLock { _ in try process.run() }
-        try? input.fileHandleForWriting.close()
+        let process = try ChildProcess(
+            executable: try LatchdProcess.executable().path, arguments: arguments,
+            environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LATCH_") }
+                .merging(environment) { _, given in given },
+            workingDirectory: directory.path, standardInput: .null, standardOutput: .descriptor(output.fileDescriptor),
+            standardError: .descriptor(errors.fileDescriptor))
         try? output.close()
         try? errors.close()
         let deadline = ContinuousClock.now + timeout
         while process.isRunning, ContinuousClock.now < deadline { usleep(5_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.kill(SIGKILL)
         process.waitUntilExit()
 
         status = process.terminationStatus

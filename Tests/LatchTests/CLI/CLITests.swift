@@ -239,13 +239,13 @@ final class CLIProcess: Sendable {
         }
     }
 
-    private let process: Process
+    private let process: ChildProcess
     private let input: Pipe
     private let output: Pipe
     private let errors: Pipe
     private let exited: AsyncStream<Int32>
 
-    private init(process: Process, input: Pipe, output: Pipe, errors: Pipe, exited: AsyncStream<Int32>) {
+    private init(process: ChildProcess, input: Pipe, output: Pipe, errors: Pipe, exited: AsyncStream<Int32>) {
         self.process = process
         self.input = input
         self.output = output
@@ -268,20 +268,20 @@ final class CLIProcess: Sendable {
 
     /// Starts `latch arguments` in `home`, with `environment` added to the home's.
     static func start(home: CLIHome, _ arguments: [String], environment: [String: String] = [:]) throws -> CLIProcess {
-        let process = Process()
-        process.executableURL = try executable()
-        process.arguments = arguments
-        process.environment = home.environment.merging(environment) { $1 }
         let (input, output, errors) = (Pipe(), Pipe(), Pipe())
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
         let (exited, continuation) = AsyncStream.makeStream(of: Int32.self)
-        process.terminationHandler = { finished in
+        let process = try ChildProcess(
+            executable: try executable().path, arguments: arguments, environment: home.environment.merging(environment) { $1 },
+            standardInput: .descriptor(input.fileHandleForReading.fileDescriptor),
+            standardOutput: .descriptor(output.fileHandleForWriting.fileDescriptor),
+            standardError: .descriptor(errors.fileHandleForWriting.fileDescriptor)
+        ) { finished in
             continuation.yield(finished.terminationStatus)
             continuation.finish()
         }
-        try ProcessLaunch.lock.withLock { _ in try process.run() }
+        try input.fileHandleForReading.close()
+        try output.fileHandleForWriting.close()
+        try errors.fileHandleForWriting.close()
         return CLIProcess(process: process, input: input, output: output, errors: errors, exited: exited)
     }
 

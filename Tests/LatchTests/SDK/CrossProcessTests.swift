@@ -26,18 +26,20 @@ struct CrossProcessTests {
     static func run(_ executable: URL, _ arguments: [String], environment: [String: String]) async throws
         -> (status: Int32, output: String, errors: String)
     {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
         let (output, errors) = (Pipe(), Pipe())
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try ProcessLaunch.lock.withLock { _ in try process.run() } } catch { continuation.resume(throwing: error) }
+            do {
+                _ = try ChildProcess(
+                    executable: executable.path, arguments: arguments, environment: environment, standardInput: .null,
+                    standardOutput: .descriptor(output.fileHandleForWriting.fileDescriptor),
+                    standardError: .descriptor(errors.fileHandleForWriting.fileDescriptor)
+                ) { continuation.resume(returning: $0.terminationStatus) }
+            } catch {
+                continuation.resume(throwing: error)
+            }
         }
+        try output.fileHandleForWriting.close()
+        try errors.fileHandleForWriting.close()
         let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let err = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return (status, out, err)

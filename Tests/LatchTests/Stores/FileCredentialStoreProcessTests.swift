@@ -17,15 +17,19 @@ struct FileCredentialStoreProcessTests {
     }
 
     static func run(_ executable: URL, _ arguments: [String]) async throws -> (status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
         let errors = Pipe()
-        process.standardError = errors
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try ProcessLaunch.lock.withLock { _ in try process.run() } } catch { continuation.resume(throwing: error) }
+            do {
+                _ = try ChildProcess(
+                    executable: executable.path, arguments: arguments, environment: ProcessInfo.processInfo.environment,
+                    standardInput: .null, standardOutput: .descriptor(STDOUT_FILENO),
+                    standardError: .descriptor(errors.fileHandleForWriting.fileDescriptor)
+                ) { continuation.resume(returning: $0.terminationStatus) }
+            } catch {
+                continuation.resume(throwing: error)
+            }
         }
+        try errors.fileHandleForWriting.close()
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return (status, text)
     }
