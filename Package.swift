@@ -45,6 +45,8 @@ let package = Package(
         // The one lock box every module uses: Synchronization's Mutex and Atomic need macOS 15 and
         // iOS 18, newer than the platforms declared above.
         .target(name: "LatchLocking", swiftSettings: strictSettings),
+        // Child processes for the test suites (posix_spawn); not part of the SDK.
+        .target(name: "LatchChildProcess", dependencies: ["LatchLocking"], swiftSettings: strictSettings),
 
         // MARK: - The SDK and its command-line client (Foundation only, so it builds for Apple platforms)
         .target(name: "Latch", dependencies: ["LatchWire", "LatchLocking"], swiftSettings: strictSettings),
@@ -81,9 +83,13 @@ let package = Package(
         .executableTarget(name: "latchd", dependencies: ["LatchServer"], swiftSettings: strictSettings),
 
         // MARK: - Tests
-        .testTarget(name: "LatchHTTPTests", dependencies: ["LatchHTTP", "LatchLocking"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "LatchHTTPTests", dependencies: ["LatchHTTP", "LatchLocking", "LatchChildProcess"],
+            swiftSettings: strictSettings),
         .testTarget(name: "LatchSQLiteTests", dependencies: ["LatchSQLite"], swiftSettings: strictSettings),
-        .testTarget(name: "LatchCryptoTests", dependencies: ["LatchCrypto", "LatchLocking"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "LatchCryptoTests", dependencies: ["LatchCrypto", "LatchLocking", "LatchChildProcess"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "LatchCurlTests", dependencies: ["LatchCurl", "LatchHTTP", "LatchCrypto", "LatchLocking"],
             swiftSettings: strictSettings),
@@ -91,11 +97,12 @@ let package = Package(
             name: "LatchTests",
             dependencies: [
                 "Latch", "LatchObservation", "LatchTesting", "LatchServer", "LatchSDKTesting", "LatchLocking",
+                "LatchChildProcess",
                 .target(name: "LatchCurl", condition: .when(platforms: [.linux])),
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "LatchServerTests", dependencies: ["LatchServer", "LatchTesting", "LatchLocking"],
+            name: "LatchServerTests", dependencies: ["LatchServer", "LatchTesting", "LatchLocking", "LatchChildProcess"],
             swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

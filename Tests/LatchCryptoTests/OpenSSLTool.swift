@@ -1,4 +1,5 @@
 import Foundation
+import LatchChildProcess
 import LatchLocking
 
 /// Runs the `openssl` command in a scratch directory, to check certificates with a tool nobody

@@ -1,4 +1,5 @@
 import Foundation
+import LatchChildProcess
 import LatchLocking
 
 /// Runs a program nobody here wrote (python3, curl, openssl) against a test server, the way real

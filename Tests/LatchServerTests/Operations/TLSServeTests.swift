@@ -1,4 +1,5 @@
 import Foundation
+import LatchChildProcess
 import LatchCrypto
 import LatchLocking
 import Testing

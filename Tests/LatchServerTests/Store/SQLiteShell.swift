@@ -1,4 +1,5 @@
 import Foundation
+import LatchChildProcess
 import LatchLocking
 
 /// Runs SQL on a database file with the `sqlite3` command-line shell, outside any ``SQLiteStore``:

@@ -1,4 +1,5 @@
 import Foundation
+import LatchChildProcess
 import LatchLocking
 import LatchServer
 import LatchTesting

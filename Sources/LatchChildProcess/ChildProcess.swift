@@ -1,3 +1,5 @@
+internal import LatchLocking
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
