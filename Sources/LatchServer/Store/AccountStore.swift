@@ -31,7 +31,8 @@ public protocol AccountWriting: AccountReading {
     /// Deletes the user `id` of the tenant, its strong authentication methods and its federated identities.
     /// - Returns: whether there was such a user.
     func deleteUser(id: String, tenantID: String) throws -> Bool
-    /// Deletes every user of the tenant and their strong authentication methods (the emulator's reset).
+    /// Deletes every user of the tenant, their strong authentication methods, linked identities and
+    /// out-of-band codes (the emulator's reset).
     /// - Returns: how many users there were.
     func deleteUsers(tenantID: String) throws -> Int
     /// Stamps that an ID token was issued for the user at `date`: its last refresh, and with

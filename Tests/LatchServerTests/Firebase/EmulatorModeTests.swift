@@ -23,6 +23,31 @@ struct EmulatorModeTests {
         }
     }
 
+    @Test("the wipe also removes linked identities and out-of-band codes, which refer to the accounts")
+    func wipeLinked() async throws {
+        try await withFirebaseAdminServer { admin in
+            try await admin.create(["localId": "linked", "email": "linked@example.com"])
+            let tenant = try admin.server.app.services.admin.tenant(named: "default")
+            try admin.server.app.services.store.write { tx in
+                try tx.insert(
+                    FederatedIdentity(
+                        tenantID: tenant.id, providerID: "oidc.acme", rawID: "sub-linked", userID: "linked",
+                        email: "linked@example.com", displayName: nil, photoURL: nil, createdAt: admin.server.clock.now()))
+            }
+            let link = try await admin.post(
+                "accounts:sendOobCode", ["requestType": "PASSWORD_RESET", "email": "linked@example.com", "returnOobLink": true])
+            #expect(link.status == 200)
+            var anonymous = admin
+            anonymous.bearer = nil
+            let reply = try await anonymous.raw("DELETE", Self.emulator + "/accounts")
+            #expect(reply.status == 200, "\(String(decoding: reply.body, as: UTF8.self))")
+            let left = try admin.server.app.services.store.read {
+                try $0.federatedIdentity(tenantID: tenant.id, providerID: "oidc.acme", rawID: "sub-linked")
+            }
+            #expect(left == nil)
+        }
+    }
+
     @Test("config maps improved e-mail privacy to enumeration protection and refuses duplicate e-mails")
     func config() async throws {
         try await withFirebaseAdminServer { admin in

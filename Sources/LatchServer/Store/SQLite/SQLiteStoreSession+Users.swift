@@ -88,6 +88,8 @@ extension SQLiteStoreSession {
 
     func deleteUsers(tenantID: String) throws -> Int {
         try run("DELETE FROM auth_methods WHERE tenant_id = ?", [.text(tenantID)])
+        try run("DELETE FROM federated_identities WHERE tenant_id = ?", [.text(tenantID)])
+        try run("DELETE FROM oob_codes WHERE tenant_id = ?", [.text(tenantID)])
         return try query("DELETE FROM users WHERE tenant_id = ? RETURNING id", [.text(tenantID)]).count
     }
 
