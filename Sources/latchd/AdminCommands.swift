@@ -60,6 +60,14 @@ enum AdminCommands {
             guard let id = arguments.value("id") else { throw UsageError("'client create' needs '--id ID'") }
             try withConsole(arguments) { admin in
                 let tenant = try admin.tenant(named: tenantName)
+                if arguments.flag("confidential") {
+                    let (client, secret) = try admin.createConfidentialClient(
+                        tenant: tenant, id: id, name: arguments.value("name") ?? id,
+                        allowedScopes: arguments.values("scope"), apiKey: arguments.value("api-key"))
+                    print("created confidential client \(client.id) in tenant \(tenant.name)")
+                    print("client secret (shown once, store it now): \(secret)")
+                    return
+                }
                 let client = try admin.createClient(
                     tenant: tenant, id: id, name: arguments.value("name") ?? id,
                     allowedScopes: arguments.values("scope"), attestationKeyIDs: arguments.values("attestation-key"),

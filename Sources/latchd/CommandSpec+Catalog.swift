@@ -86,9 +86,12 @@ extension CommandSpec {
     /// `latchd client create`.
     static let clientCreate = CommandSpec(
         words: ["client", "create"],
-        summary: "Create a public client.",
+        summary: "Create a public client, or with --confidential one with a secret.",
         options: [
             .valued("id", "ID", "The client id.", required: true),
+            .flag(
+                "confidential",
+                "A confidential client: prints a new client secret once (only its hash is stored)."),
             tenant,
             .valued("name", "NAME", "Display name (default: the id)."),
             .valued("scope", "SCOPE", "A scope the client may request; others are declined.", repeatable: true),

@@ -12,6 +12,13 @@ public enum AuthFailure: Error, Sendable, Equatable {
     case unknownTenant
     /// The client id is unknown in this tenant.
     case unknownClient
+    /// A confidential client's authentication failed, or a public client sent a secret (RFC 6749
+    /// § 5.2 `invalid_client`); `basic` when the request tried HTTP Basic, which the answer then
+    /// challenges with `WWW-Authenticate: Basic`.
+    case invalidClientAuthentication(basic: Bool)
+    /// The request authenticated the client in more than one way (RFC 6749 § 2.3: a client must
+    /// not use more than one method per request).
+    case multipleClientAuthentications
     /// The client may not use this flow or grant.
     case unauthorizedClient(String)
     /// The client's declared challenge types are not acceptable (native auth: `redirect` missing).

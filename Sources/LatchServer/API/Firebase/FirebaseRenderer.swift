@@ -114,7 +114,7 @@ struct FirebaseRenderer: ErrorRenderer {
         case .outOfOrder, .unauthorizedClient, .unsupportedChallengeType, .codeAttemptsExceeded,
             .invalidContinuationToken, .continuationTokenExpired, .invalidAttributes, .invalidScope, .deliveryUnavailable,
             .invalidVerificationContact, .verificationContactBlocked,
-            .claimsChallenge, .protectionPolicyRequired:
+            .claimsChallenge, .protectionPolicyRequired, .invalidClientAuthentication, .multipleClientAuthentications:
             return Self.response(400, "OPERATION_NOT_ALLOWED")
         }
     }

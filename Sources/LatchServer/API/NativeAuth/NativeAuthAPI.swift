@@ -69,11 +69,18 @@ struct NativeAuthAPI: Sendable {
                     methodID: call.form["id"]))
         }
         route(&router, "/{tenant}/oauth2/v2.0/introspect") { call in
-            Self.methods(try services.signIn.introspect(call.context, continuationToken: call.form["continuation_token"]))
+            // RFC 7662 § 2.1 shares the path: a form with `token` and no continuation token.
+            if call.form["continuation_token"] == nil, call.form["token"] != nil {
+                return try ConfidentialClientEndpoints.introspect(call.form, context: call.context, services: services)
+            }
+            return Self.methods(try services.signIn.introspect(call.context, continuationToken: call.form["continuation_token"]))
         }
         registerMethodRoutes(in: &router)
         route(&router, "/{tenant}/oauth2/v2.0/token", mayBlock: Self.carriesPassword) { call in
             let form = call.form
+            if form["grant_type"] == "client_credentials" {
+                return try ConfidentialClientEndpoints.clientCredentials(form, context: call.context, services: services)
+            }
             let request = TokenRequest(
                 grant: try NativeAuthParameters.tokenGrant(form), scope: form["scope"],
                 device: NativeAuthParameters.deviceToken(form), claims: form["claims"],
@@ -200,9 +207,9 @@ struct NativeAuthAPI: Sendable {
         do {
             let form = try request.formParameters()
             let tenant = try services.directory.tenant(named: request.pathParameters["tenant"] ?? "")
-            let client = try services.directory.client(id: form["client_id"], in: tenant)
-            try ClientProtection.enforce(client, attestation: request.headers[ClientProtection.attestationHeader])
-            let context = ClientContext(tenant: tenant, client: client, remoteAddress: request.remoteAddress)
+            // RFC 6749 § 2.3: confidential clients authenticate; public ones send only client_id.
+            let context = try ClientCredentials.authenticate(request, form: form, tenant: tenant, services: services)
+            try ClientProtection.enforce(context.client, attestation: request.headers[ClientProtection.attestationHeader])
             return try body(Call(form: form, context: context, request: request))
         } catch let error as HTTPError {
             return renderer.render(error, for: request)

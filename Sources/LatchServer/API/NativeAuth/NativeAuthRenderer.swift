@@ -87,6 +87,13 @@ struct NativeAuthRenderer: ErrorRenderer {
                 errorCodes: [ServerErrorCode.clientNotFound])
         case .unauthorizedClient(let message):
             envelope = .init(error: .unauthorizedClient, errorDescription: message)
+        case .invalidClientAuthentication(let basic):
+            // RFC 6749 § 5.2: 401, and a Basic challenge when the client tried Basic.
+            status = 401
+            if basic { headers.add("WWW-Authenticate", ClientCredentials.challenge(request)) }
+            envelope = .init(error: .invalidClient, errorDescription: ClientCredentials.failureDescription)
+        case .multipleClientAuthentications:
+            envelope = .init(error: .invalidRequest, errorDescription: ClientCredentials.multipleDescription)
         case .unsupportedChallengeType:
             envelope = .init(
                 error: .unsupportedChallengeType,

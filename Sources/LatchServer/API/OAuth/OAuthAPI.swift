@@ -90,13 +90,12 @@ final class OAuthAPI: Sendable {
     }
 
     /// Token revocation (RFC 7009 § 2): a form with `token`, an optional `token_type_hint` and the
-    /// public client's `client_id`. 200 with an empty body whenever the request was valid, also
+    /// public client's `client_id`, or a confidential client's credentials (RFC 6749 § 2.3.1). 200 with an empty body whenever the request was valid, also
     /// for unknown tokens (§ 2.2); `unsupported_token_type` for a hint other than the two defined.
     private func revoke(_ request: HTTPRequest) -> HTTPResponse {
         withTenant(request) { tenant in
             let form = try request.formParameters()
-            let client = try services.directory.client(id: form["client_id"], in: tenant)
-            let context = ClientContext(tenant: tenant, client: client, remoteAddress: request.remoteAddress)
+            let context = try ClientCredentials.authenticate(request, form: form, tenant: tenant, services: services)
             let hint: TokenTypeHint?
             switch form["token_type_hint"] {
             case nil, "": hint = nil
@@ -126,6 +125,10 @@ final class OAuthAPI: Sendable {
         }
     }
 
+    /// How clients authenticate at the token and revocation endpoints (RFC 8414 § 2): public
+    /// clients with none, confidential ones with their secret (RFC 6749 § 2.3.1).
+    static let clientAuthenticationMethods = ["none", "client_secret_basic", "client_secret_post"]
+
     private func discoveryDocument(for tenant: Tenant) -> [UInt8] {
         let issuer = services.tokens.issuer(for: tenant)
         let base = String(issuer.dropLast("/v2.0".count))
@@ -137,12 +140,16 @@ final class OAuthAPI: Sendable {
             "jwks_uri": "\(base)/discovery/v2.0/keys",
             "userinfo_endpoint": "\(base)/oidc/userinfo",
             "revocation_endpoint": "\(base)/oauth2/v2.0/revoke",
-            "revocation_endpoint_auth_methods_supported": ["none"],
+            "revocation_endpoint_auth_methods_supported": Self.clientAuthenticationMethods,
+            "introspection_endpoint": "\(base)/oauth2/v2.0/introspect",
+            "introspection_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post"],
             "response_types_supported": ["code"],
             "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": ["ES256", "RS256"],
-            "token_endpoint_auth_methods_supported": ["none"],
-            "grant_types_supported": ["refresh_token", "password", "oob", "continuation_token", "mfa_oob"],
+            "token_endpoint_auth_methods_supported": Self.clientAuthenticationMethods,
+            "grant_types_supported": [
+                "refresh_token", "password", "oob", "continuation_token", "mfa_oob", "client_credentials",
+            ],
             "scopes_supported": ["openid", "profile", "email", "offline_access"],
             "claims_supported": [
                 "iss", "sub", "aud", "exp", "iat", "nbf", "auth_time", "amr", "acr", "sid", "tid", "email",

@@ -23,6 +23,13 @@ struct OAuthRenderer: ErrorRenderer {
             return ErrorObject.response(401, "invalid_client", "The client is not registered in this tenant.")
         case .unauthorizedClient(let message):
             return ErrorObject.response(400, "unauthorized_client", "The client may not do this: \(message).")
+        case .invalidClientAuthentication(let basic):
+            // RFC 6749 § 5.2: 401, and a Basic challenge when the client tried Basic.
+            return ErrorObject.response(
+                401, "invalid_client", ClientCredentials.failureDescription,
+                headers: basic ? HTTPHeaders([("WWW-Authenticate", ClientCredentials.challenge(request))]) : HTTPHeaders())
+        case .multipleClientAuthentications:
+            return ErrorObject.response(400, "invalid_request", ClientCredentials.multipleDescription)
         case .tooManyAttempts(let retryAfter):
             return ErrorObject.response(
                 429, "too_many_requests", "Too many requests.",

@@ -55,7 +55,7 @@ public struct AdminService: Sendable {
     @discardableResult
     public func createClient(
         tenant: Tenant, id: String, name: String, isPublic: Bool = true, allowedScopes: [String] = [],
-        attestationKeyIDs: [String] = [], apiKey: String? = nil
+        attestationKeyIDs: [String] = [], apiKey: String? = nil, secretHash: String? = nil
     ) throws -> Client {
         guard Client.isValidID(id) else {
             throw AuthFailure.invalidParameter(.clientID)
@@ -67,12 +67,25 @@ public struct AdminService: Sendable {
             id: id, tenantID: tenant.id, name: name, isPublic: isPublic, allowedScopes: allowedScopes,
             createdAt: clock.now())
         client.attestationKeyIDs = attestationKeyIDs
+        client.secretHash = isPublic ? nil : secretHash
         if let apiKey {
             guard Client.isValidAPIKey(apiKey) else { throw AuthFailure.invalidParameter(.apiKey) }
             client.apiKey = apiKey
         }
         try store.write { tx in try tx.insert(client) }
         return client
+    }
+
+    /// Creates a confidential client (RFC 6749 § 2.1) with a new ``ClientSecret``, stored only as
+    /// its hash; the secret is returned once, for the operator to hand over.
+    public func createConfidentialClient(
+        tenant: Tenant, id: String, name: String, allowedScopes: [String] = [], apiKey: String? = nil
+    ) throws -> (client: Client, secret: String) {
+        let secret = ClientSecret.generate()
+        let client = try createClient(
+            tenant: tenant, id: id, name: name, isPublic: false, allowedScopes: allowedScopes, apiKey: apiKey,
+            secretHash: ClientSecret.hash(secret))
+        return (client, secret)
     }
 
     /// The clients of `tenant`.

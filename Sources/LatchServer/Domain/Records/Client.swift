@@ -22,6 +22,9 @@ public struct Client: Sendable, Equatable {
     /// The API key the Firebase-shaped family takes as `?key=`; unique across tenants, so it names
     /// the client and its tenant (the Firebase project). Random unless given.
     public var apiKey: String = Client.makeAPIKey()
+    /// A confidential client's secret as ``ClientSecret/hash(_:)``; `nil` for public clients
+    /// (RFC 6749 § 2.3.1; the secret itself is never stored).
+    public var secretHash: String?
 
     /// Creates a client record.
     public init(

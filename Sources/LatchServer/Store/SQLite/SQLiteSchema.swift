@@ -350,5 +350,8 @@ enum SQLiteSchema {
             ALTER TABLE users ADD COLUMN last_login_at INTEGER;
             ALTER TABLE users ADD COLUMN last_refresh_at INTEGER;
             """),
+        // Confidential clients (RFC 6749 § 2.3.1): the SHA-256 of the client secret, never the secret;
+        // NULL for public clients.
+        SQLiteMigration("019_client_secrets", "ALTER TABLE clients ADD COLUMN client_secret_hash TEXT;"),
     ]
 }

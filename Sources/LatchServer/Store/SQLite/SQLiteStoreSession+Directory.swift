@@ -60,13 +60,15 @@ extension SQLiteStoreSession {
     func insert(_ client: Client) throws {
         try run(
             """
-            INSERT INTO clients (tenant_id, id, name, is_public, allowed_scopes, created_at, attestation_key_ids, api_key)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO clients (tenant_id, id, name, is_public, allowed_scopes, created_at, attestation_key_ids, api_key,
+                client_secret_hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(client.tenantID), .text(client.id), .text(client.name), .integer(client.isPublic ? 1 : 0),
                 SQLiteValue(words: client.allowedScopes), SQLiteValue(client.createdAt),
                 SQLiteValue(words: client.attestationKeyIDs), .text(client.apiKey),
+                client.secretHash.map { .text($0) } ?? .null,
             ])
     }
 
@@ -77,6 +79,7 @@ extension SQLiteStoreSession {
             allowedScopes: row.words("allowed_scopes"), createdAt: try row.requiredDate("created_at"))
         client.attestationKeyIDs = row.words("attestation_key_ids")
         client.apiKey = try row.requiredString("api_key")
+        client.secretHash = row.string("client_secret_hash")
         return client
     }
 }

@@ -1,0 +1,78 @@
+import Foundation
+import LatchHTTP
+
+/// The client credentials of a token-endpoint or introspection request (RFC 6749 § 2.3.1): HTTP
+/// Basic (`client_secret_basic`, id and secret each form-urlencoded) or `client_id` and
+/// `client_secret` in the form (`client_secret_post`), or only `client_id` for a public client.
+struct ClientCredentials: Equatable {
+    /// The client id, from the Basic header or the form.
+    let clientID: String?
+    /// The secret, or `nil` when none was sent.
+    let secret: String?
+    /// Whether the request used HTTP Basic.
+    let basic: Bool
+
+    /// The longest `Authorization` header accepted, in bytes: a 128-byte id and a 512-byte secret
+    /// fit well, percent-encoded and in base64.
+    static let maximumHeaderLength = 2048
+
+    /// The `error_description` of every failed client authentication (one text, so a failure says
+    /// nothing about which part was wrong).
+    static let failureDescription = "Client authentication failed."
+
+    /// The `error_description` when the request used more than one method.
+    static let multipleDescription = "The request must authenticate the client with one method only."
+
+    /// The RFC 6749 § 5.2 / RFC 7617 challenge for `request`'s tenant.
+    static func challenge(_ request: HTTPRequest) -> String {
+        let tenant = request.pathParameters["tenant"] ?? ""
+        let safe = Tenant.isValidName(tenant) ? tenant : "latch"
+        return "Basic realm=\"\(safe)\", charset=\"UTF-8\""
+    }
+
+    /// Reads the credentials of `request` and its parsed `form`.
+    /// - Throws: ``AuthFailure/multipleClientAuthentications`` for Basic together with a form
+    ///   secret (or a different form `client_id`), ``AuthFailure/invalidClientAuthentication(basic:)``
+    ///   for a malformed or oversized Basic header.
+    static func parse(_ request: HTTPRequest, form: [String: String]) throws -> ClientCredentials {
+        let formSecret = form["client_secret"]
+        guard let header = request.headers["Authorization"], header.lowercased().hasPrefix("basic ") else {
+            return ClientCredentials(clientID: form["client_id"], secret: formSecret, basic: false)
+        }
+        if formSecret != nil { throw AuthFailure.multipleClientAuthentications }
+        guard header.utf8.count <= maximumHeaderLength,
+            let data = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+            let decoded = String(data: data, encoding: .utf8),
+            let colon = decoded.firstIndex(of: ":"),
+            let id = formDecoded(decoded[..<colon]), let secret = formDecoded(decoded[decoded.index(after: colon)...]),
+            !id.isEmpty
+        else { throw AuthFailure.invalidClientAuthentication(basic: true) }
+        if let formID = form["client_id"], formID != id { throw AuthFailure.multipleClientAuthentications }
+        return ClientCredentials(clientID: id, secret: secret, basic: true)
+    }
+
+    /// Resolves and authenticates the client of `request` in `tenant`.
+    /// - Throws: as ``parse(_:form:)``, ``Directory/client(id:in:)`` and
+    ///   ``ClientAuthenticator/authenticate(_:secret:basic:)``; an unknown client that sent a
+    ///   secret fails as ``AuthFailure/invalidClientAuthentication(basic:)``.
+    static func authenticate(
+        _ request: HTTPRequest, form: [String: String], tenant: Tenant, services: AuthServices
+    ) throws -> ClientContext {
+        let credentials = try parse(request, form: form)
+        let client: Client
+        do {
+            client = try services.directory.client(id: credentials.clientID, in: tenant)
+        } catch AuthFailure.unknownClient where credentials.secret != nil {
+            throw AuthFailure.invalidClientAuthentication(basic: credentials.basic)
+        }
+        let context = ClientContext(tenant: tenant, client: client, remoteAddress: request.remoteAddress)
+        try ClientAuthenticator(limiter: services.limiter).authenticate(
+            context, secret: credentials.secret, basic: credentials.basic)
+        return context
+    }
+
+    /// `application/x-www-form-urlencoded` decoding of one Basic credential part (RFC 6749 § 2.3.1).
+    private static func formDecoded(_ text: Substring) -> String? {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+}

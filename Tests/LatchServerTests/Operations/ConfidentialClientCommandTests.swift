@@ -1,0 +1,29 @@
+import Foundation
+import LatchServer
+import Testing
+
+/// `latchd client create --confidential`: the secret is printed once and only its hash is stored.
+@Suite("latchd client create --confidential")
+struct ConfidentialClientCommandTests {
+    @Test("prints a 256-bit secret once; the database holds no copy of it")
+    func create() throws {
+        let directory = LatchdProcess.temporaryDataDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let data = ["--data-dir", directory]
+        #expect(try LatchdRun(["tenant", "create", "acme"] + data).status == 0)
+        let created = try LatchdRun(
+            ["client", "create", "--tenant", "acme", "--id", "svc", "--confidential", "--scope", "orders.read"] + data)
+        #expect(created.status == 0, "\(created.stderr)")
+        #expect(created.stdout.contains("created confidential client svc in tenant acme"), "\(created.stdout)")
+        let prefix = "client secret (shown once, store it now): "
+        let line = try #require(created.stdout.split(separator: "\n").first { $0.hasPrefix(prefix) })
+        let secret = String(line.dropFirst(prefix.count))
+        #expect(secret.count == 43)
+        let listed = try LatchdRun(["client", "list", "--tenant", "acme"] + data)
+        #expect(listed.stdout.contains("svc\tconfidential"), "\(listed.stdout)")
+        #expect(!listed.stdout.contains(secret))
+        let files = DatabaseFileBytes(database: directory + "/latch.db")
+        #expect(!files.files.isEmpty)
+        #expect(files.files(containing: secret).isEmpty)
+    }
+}
