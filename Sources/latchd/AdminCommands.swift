@@ -78,6 +78,14 @@ enum AdminCommands {
                     print("protection policy app_attestation: \(client.attestationKeyIDs.count) key id(s)")
                 }
             }
+        case "client rotate-secret":
+            guard let id = arguments.value("id") else { throw UsageError("'client rotate-secret' needs '--id ID'") }
+            try withConsole(arguments) { admin in
+                let tenant = try admin.tenant(named: tenantName)
+                let secret = try admin.rotateClientSecret(tenant: tenant, id: id)
+                print("rotated the secret of confidential client \(id) in tenant \(tenant.name)")
+                print("client secret (shown once, store it now): \(secret)")
+            }
         case "client list":
             try withConsole(arguments) { admin in
                 for client in try admin.clients(tenant: try admin.tenant(named: tenantName)) {

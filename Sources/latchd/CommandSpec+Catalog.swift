@@ -105,6 +105,12 @@ extension CommandSpec {
             dataDirectory,
         ])
 
+    /// `latchd client rotate-secret`.
+    static let clientRotateSecret = CommandSpec(
+        words: ["client", "rotate-secret"],
+        summary: "Give a confidential client a new secret, printed once; the old one stops working.",
+        options: [.valued("id", "ID", "The client id.", required: true), tenant, dataDirectory])
+
     /// `latchd client list`.
     static let clientList = CommandSpec(
         words: ["client", "list"], summary: "List the clients of a tenant.", options: [tenant, dataDirectory])
@@ -252,7 +258,8 @@ extension CommandSpec {
 
     /// Every command, in the order the help lists them.
     static let all: [CommandSpec] = [
-        serve, tenantCreate, tenantUpdate, tenantList, clientCreate, clientList, userCreate, userList, keysList, keysRotate,
+        serve, tenantCreate, tenantUpdate, tenantList, clientCreate, clientRotateSecret, clientList, userCreate, userList,
+        keysList, keysRotate,
         keysRevoke, adminTokenCreate, adminTokenList, adminTokenRevoke, customTokenMint, idpAdd, idpList,
         idpRemove, outbox, audit,
     ]

@@ -30,6 +30,9 @@ public protocol DirectoryWriting: DirectoryReading {
     func updateSettings(_ settings: TenantSettings, tenantID: String) throws -> Bool
     /// Adds a client; ``StoreError/conflict`` if the id is taken in the tenant.
     func insert(_ client: Client) throws
+    /// Replaces the secret hash of confidential client `clientID` of `tenantID` (RFC 6749 § 2.3.1);
+    /// `false` when there is no such confidential client.
+    func updateSecretHash(_ hash: String, clientID: String, tenantID: String) throws -> Bool
     /// Adds a signing key.
     func insert(_ key: StoredSigningKey) throws
     /// Adds a tenant's service-account key; ``StoreError/conflict`` if the tenant has one.

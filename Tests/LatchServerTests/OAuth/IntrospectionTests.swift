@@ -45,6 +45,44 @@ struct IntrospectionTests {
         #expect(try await fixture.introspect(later.accessToken).json["active"] as? Bool == false)
     }
 
+    @Test("a confidential client's own refresh token is active until it is rotated; other clients do not see it")
+    func ownRefreshToken() async throws {
+        let server = try LatchTestServer.start(mode: .inProcess)
+        defer { server.stop() }
+        let fixture = try ConfidentialClientFixture(server)
+        let peer = try ConfidentialClientFixture(server, clientID: "svc-peer")
+        let email = TokenHelpers.uniqueEmail()
+        let user = try server.createUser(email: email, password: TokenHelpers.password)
+        var wire = WireClient(server)
+        wire.clientID = "svc"
+        let basic = ["Authorization": fixture.basicHeader]
+        let tokens = try TokenGrant(try await TokenHelpers.passwordSignIn(wire, email: email, headers: basic))
+        let refreshToken = try #require(tokens.refreshToken)
+        let reply = try await fixture.introspect(refreshToken, hint: "refresh_token")
+        #expect(reply.json["active"] as? Bool == true)
+        #expect(reply.string("client_id") == "svc")
+        #expect(reply.string("sub") == user.id)
+        #expect(reply.string("token_type") == "refresh_token")
+        #expect(reply.json["exp"] is NSNumber)
+        #expect(try await peer.introspect(refreshToken).keys == ["active"])
+
+        // The refresh grant of a confidential client needs its secret too.
+        let unauthenticated = try await wire.post(
+            "oauth2/v2.0/token", ["grant_type": "refresh_token", "refresh_token": refreshToken])
+        #expect(unauthenticated.status == 401)
+        let refreshed = try await wire.post(
+            "oauth2/v2.0/token", ["grant_type": "refresh_token", "refresh_token": refreshToken], headers: basic)
+        #expect(refreshed.status == 200)
+        #expect(try await fixture.introspect(refreshToken).keys == ["active"])
+
+        // Revocation authenticates the confidential client the same way.
+        let next = try #require(refreshed.string("refresh_token"))
+        let revoked = try await fixture.post(
+            "oauth2/v2.0/revoke", ["token": next, "client_id": "svc", "client_secret": fixture.secret])
+        #expect(revoked.status == 200)
+        #expect(try await fixture.introspect(next).keys == ["active"])
+    }
+
     @Test("an expired client credentials token is inactive")
     func expiredClientToken() async throws {
         let server = try LatchTestServer.start(mode: .inProcess)

@@ -26,4 +26,30 @@ struct ConfidentialClientCommandTests {
         #expect(!files.files.isEmpty)
         #expect(files.files(containing: secret).isEmpty)
     }
+
+    @Test("rotate-secret prints a new secret; public and unknown clients are refused")
+    func rotate() throws {
+        let directory = LatchdProcess.temporaryDataDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let data = ["--data-dir", directory]
+        let prefix = "client secret (shown once, store it now): "
+        func secret(_ run: LatchdRun) -> String? {
+            run.stdout.split(separator: "\n").first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+        }
+        #expect(try LatchdRun(["tenant", "create", "acme"] + data).status == 0)
+        let created = try LatchdRun(["client", "create", "--tenant", "acme", "--id", "svc", "--confidential"] + data)
+        #expect(created.status == 0, "\(created.stderr)")
+        let rotated = try LatchdRun(["client", "rotate-secret", "--tenant", "acme", "--id", "svc"] + data)
+        #expect(rotated.status == 0, "\(rotated.stderr)")
+        let first = try #require(secret(created))
+        let second = try #require(secret(rotated))
+        #expect(first != second)
+        #expect(second.count == 43)
+        #expect(try LatchdRun(["client", "create", "--tenant", "acme", "--id", "app"] + data).status == 0)
+        #expect(try LatchdRun(["client", "rotate-secret", "--tenant", "acme", "--id", "app"] + data).status != 0)
+        #expect(try LatchdRun(["client", "rotate-secret", "--tenant", "acme", "--id", "nobody"] + data).status != 0)
+        #expect(try LatchdRun(["client", "rotate-secret"] + data).status == 2)
+        let files = DatabaseFileBytes(database: directory + "/latch.db")
+        #expect(files.files(containing: second).isEmpty)
+    }
 }

@@ -88,6 +88,19 @@ public struct AdminService: Sendable {
         return (client, secret)
     }
 
+    /// Gives confidential client `id` of `tenant` a new ``ClientSecret`` and returns it once; the old
+    /// secret stops working (servers that cached the client see the change within the directory's
+    /// cache lifetime).
+    /// - Throws: ``AuthFailure/unknownClient`` when `tenant` has no confidential client `id`.
+    public func rotateClientSecret(tenant: Tenant, id: String) throws -> String {
+        let secret = ClientSecret.generate()
+        let hash = ClientSecret.hash(secret)
+        guard try store.write({ tx in try tx.updateSecretHash(hash, clientID: id, tenantID: tenant.id) }) else {
+            throw AuthFailure.unknownClient
+        }
+        return secret
+    }
+
     /// The clients of `tenant`.
     public func clients(tenant: Tenant) throws -> [Client] { try store.read { try $0.clients(tenantID: tenant.id) } }
 

@@ -72,6 +72,12 @@ extension SQLiteStoreSession {
             ])
     }
 
+    func updateSecretHash(_ hash: String, clientID: String, tenantID: String) throws -> Bool {
+        try queryOne(
+            "UPDATE clients SET client_secret_hash = ? WHERE tenant_id = ? AND id = ? AND is_public = 0 RETURNING id",
+            [.text(hash), .text(tenantID), .text(clientID)]) != nil
+    }
+
     private func decodeClient(_ row: SQLiteRow) throws -> Client {
         var client = Client(
             id: try row.requiredString("id"), tenantID: try row.requiredString("tenant_id"),
