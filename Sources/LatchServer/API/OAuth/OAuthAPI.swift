@@ -90,8 +90,9 @@ final class OAuthAPI: Sendable {
     }
 
     /// Token revocation (RFC 7009 § 2): a form with `token`, an optional `token_type_hint` and the
-    /// public client's `client_id`, or a confidential client's credentials (RFC 6749 § 2.3.1). 200 with an empty body whenever the request was valid, also
-    /// for unknown tokens (§ 2.2); `unsupported_token_type` for a hint other than the two defined.
+    /// public client's `client_id`, or a confidential client's credentials (RFC 6749 § 2.3.1). 200
+    /// with an empty body whenever the request was valid, also for unknown tokens (§ 2.2);
+    /// `unsupported_token_type` for a hint other than the two defined.
     private func revoke(_ request: HTTPRequest) -> HTTPResponse {
         withTenant(request) { tenant in
             let form = try request.formParameters()
