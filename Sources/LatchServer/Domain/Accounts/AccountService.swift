@@ -342,20 +342,25 @@ public struct AccountService: Sendable {
         guard refreshToken.utf8.count <= 512 else { throw AuthFailure.invalidRefreshToken }
         let hash = Digest.sha256Hex(refreshToken)
         let tenant = context.tenant
-        let found = try store.read { tx -> (TokenFamily, User?)? in
+        // The account's linked identities come with it, in the same read, for the new ID token.
+        let found = try store.read { tx -> (TokenFamily, User?, [FederatedIdentity])? in
             guard let record = try tx.refreshToken(hash: hash), let family = try tx.tokenFamily(id: record.familyID),
                 family.tenantID == tenant.id
             else { return nil }
-            return (family, try tx.user(id: family.userID, tenantID: tenant.id))
+            return (
+                family, try tx.user(id: family.userID, tenantID: tenant.id),
+                try tx.federatedIdentities(userID: family.userID, tenantID: tenant.id)
+            )
         }
-        guard let (family, account) = found else { throw AuthFailure.invalidRefreshToken }
+        guard let (family, account, identities) = found else { throw AuthFailure.invalidRefreshToken }
         guard let user = account else { throw AuthFailure.userNotFound }
         guard !user.disabled else { throw AuthFailure.userDisabled }
         guard user.validSince <= family.authTime else { throw AuthFailure.sessionExpired }
         let issued = try tokens.refresh(context: context, refreshToken: refreshToken, scope: nil)
         // A lost stamp costs only the precision of `lastRefreshAt`; it never fails the refresh.
         try? store.writeRelaxed { tx in try tx.recordTokenIssue(userID: user.id, at: clock.now(), signIn: false) }
-        return try issue(context, user: user, authTime: family.authTime, refreshToken: issued.refreshToken)
+        return try issue(
+            context, user: user, authTime: family.authTime, refreshToken: issued.refreshToken, identities: identities)
     }
 
     /// This slice has no second-factor step: where the tenant's MFA policy asks for one, the
@@ -370,17 +375,18 @@ public struct AccountService: Sendable {
     static func amr(of user: User) -> [String] { AccountProfile.isAnonymous(user) ? [] : ["pwd"] }
 
     /// Signs the ID token of a committed session; its `firebase.identities` list the account's
-    /// linked identities.
+    /// linked identities: `identities` when the caller read them already, else read here.
     func issue(
         _ context: ClientContext, user: User, authTime: Date, refreshToken: String?, provider: String? = nil,
-        developerClaims: [String: any Sendable] = [:]
+        developerClaims: [String: any Sendable] = [:], identities: [FederatedIdentity]? = nil
     ) throws -> AccountSession {
         guard let refreshToken else { throw AuthFailure.invalidRefreshToken }
         // The account's own claims (set by an administrator), then the sign-in's (a custom token's).
         let developer = CustomClaims.decode(user.customClaims).merging(developerClaims) { _, given in given }
         let claims = profile.claims(
             user: user, tenant: context.tenant, authTime: authTime, issuedAt: Int(clock.now().timeIntervalSince1970),
-            provider: provider, developerClaims: developer, identities: try linkedIdentities(context, of: user))
+            provider: provider, developerClaims: developer,
+            identities: try identities ?? linkedIdentities(context, of: user))
         let payload = try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys, .withoutEscapingSlashes])
         let idToken = try signer.sign(Array(payload), type: "JWT", tenant: context.tenant)
         return AccountSession(
