@@ -50,14 +50,8 @@ struct FirebaseChannel: Sendable {
         guard let url = URL(string: "\(configuration.serverKey)/\(path)?key=\(escaped)") else {
             throw LatchError(code: .invalidConfiguration, message: "The server URL cannot hold \(path).")
         }
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.setValue(correlationID, forHTTPHeaderField: "client-request-id")
-        request.setValue("Latch.Swift", forHTTPHeaderField: "x-client-SKU")
+        var request = NativeAuthChannel.post(url, contentType: "application/json", correlationID: correlationID)
         request.httpBody = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])
-        request.timeoutInterval = 30
         // The app's headers (protection-policy evidence), asked for as for native requests.
         request = try await NativeAuthChannel(configuration: configuration).withAppHeaders(
             request, correlationID: correlationID)

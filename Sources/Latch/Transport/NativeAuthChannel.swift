@@ -1,5 +1,4 @@
 import Foundation
-
 internal import LatchWire
 
 #if canImport(FoundationNetworking)
@@ -186,16 +185,24 @@ struct NativeAuthChannel: Sendable {
 
     private func makeRequest(_ path: String, _ form: [String: String?], correlationID: String) -> URLRequest {
         let url = configuration.serverURL.appendingPathComponent(configuration.tenant).appendingPathComponent(path)
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.setValue(correlationID, forHTTPHeaderField: "client-request-id")
+        var request = Self.post(url, contentType: "application/x-www-form-urlencoded", correlationID: correlationID)
         request.setValue("true", forHTTPHeaderField: "return-client-request-id")
-        request.setValue("Latch.Swift", forHTTPHeaderField: "x-client-SKU")
         var fields = form.compactMapValues { $0 }
         fields["client_id"] = configuration.clientID
         request.httpBody = Data(FormEncoding.encode(fields).utf8)
+        return request
+    }
+
+    /// A `POST` to `url` with the headers every SDK request carries: `Content-Type`, `Accept:
+    /// application/json`, the correlation id as `client-request-id`, `x-client-SKU`, and a 30 s
+    /// timeout. Shared with the Firebase-style channel.
+    static func post(_ url: URL, contentType: String, correlationID: String) -> URLRequest {
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.setValue(correlationID, forHTTPHeaderField: "client-request-id")
+        request.setValue("Latch.Swift", forHTTPHeaderField: "x-client-SKU")
         request.timeoutInterval = 30
         return request
     }
