@@ -44,6 +44,11 @@ public protocol LatchClientProtocol: Sendable {
     /// Raises `account`'s session to satisfy `claims`; see
     /// ``LatchClient/stepUp(account:claims:scopes:correlationID:)``.
     func stepUp(account: LatchAccount, claims: String, scopes: [String], correlationID: UUID?) async throws -> SignInStep
+    /// Signs in interactively in a browser; see ``LatchClient/acquireToken(parameters:)``.
+    func acquireToken(parameters: LatchInteractiveParameters) async throws -> LatchTokenResult
+    /// Signs in with a device code; see ``LatchClient/acquireTokenWithDeviceCode(scopes:correlationID:onCode:)``.
+    func acquireTokenWithDeviceCode(scopes: [String], onCode: @escaping @Sendable (LatchDeviceCode) -> Void)
+        async throws -> LatchTokenResult
 }
 
 extension LatchClientProtocol {
@@ -52,6 +57,20 @@ extension LatchClientProtocol {
         -> SignInStep
     {
         throw LatchError(code: .internal, message: "This LatchClientProtocol conformance does not implement stepUp.")
+    }
+
+    /// Stubs written before interactive acquisition existed keep compiling; such a stub answers
+    /// with an error.
+    public func acquireToken(parameters: LatchInteractiveParameters) async throws -> LatchTokenResult {
+        throw LatchError(code: .internal, message: "This LatchClientProtocol conformance does not implement acquireToken.")
+    }
+
+    /// Stubs written before the device flow existed keep compiling; such a stub answers with an error.
+    public func acquireTokenWithDeviceCode(scopes: [String], onCode: @escaping @Sendable (LatchDeviceCode) -> Void)
+        async throws -> LatchTokenResult
+    {
+        throw LatchError(
+            code: .internal, message: "This LatchClientProtocol conformance does not implement acquireTokenWithDeviceCode.")
     }
 }
 

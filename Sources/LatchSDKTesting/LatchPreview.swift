@@ -27,26 +27,30 @@ public enum LatchPreview {
         try LatchClient(configuration: configuration(transport: script.transport))
     }
 
-    /// An unsigned JWT (no signature: the SDK reads claims, it does not verify them) for `username`.
-    public static func idToken(subject: String = "preview-user", username: String, lifetime: TimeInterval = 3600)
-        -> String
-    {
+    /// An unsigned JWT (no signature: the SDK reads claims, it does not verify them) for `username`,
+    /// with the `nonce` of an interactive sign-in when given (OpenID Connect Core § 2).
+    public static func idToken(
+        subject: String = "preview-user", username: String, lifetime: TimeInterval = 3600, nonce: String? = nil
+    ) -> String {
         func encode(_ object: [String: Any]) -> String {
             let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
             return data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
                 .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         }
         let now = Int(Date().timeIntervalSince1970)
-        let claims: [String: Any] = [
+        var claims: [String: Any] = [
             "sub": subject, "preferred_username": username, "email": username, "iat": now, "exp": now + Int(lifetime),
             "aud": "preview", "iss": serverURL.absoluteString + "/default/v2.0",
         ]
+        if let nonce { claims["nonce"] = nonce }
         return encode(["alg": "none", "typ": "JWT"]) + "." + encode(claims) + ".preview"
     }
 
-    /// A token response (RFC 6749 § 5.1) for `username`.
-    public static func tokenResponse(username: String, expiresIn: Int = 3600) -> ScriptedTransport.Response {
-        let token = idToken(username: username, lifetime: TimeInterval(expiresIn))
+    /// A token response (RFC 6749 § 5.1) for `username`; its ID token carries `nonce` when given.
+    public static func tokenResponse(username: String, expiresIn: Int = 3600, nonce: String? = nil)
+        -> ScriptedTransport.Response
+    {
+        let token = idToken(username: username, lifetime: TimeInterval(expiresIn), nonce: nonce)
         let object: [String: Any] = [
             "token_type": "Bearer", "scope": "openid offline_access", "expires_in": expiresIn,
             "access_token": token, "id_token": token, "refresh_token": "preview-refresh-token",

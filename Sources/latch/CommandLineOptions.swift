@@ -58,6 +58,12 @@ struct CommandLineOptions: Sendable {
     var providerID: String?
     /// `--id-token T`: the OpenID Connect ID token `latch account link` links.
     var idToken: String?
+    /// `--browser`: `latch signin` in the system browser (authorization code flow, loopback redirect).
+    var browser = false
+    /// `--browser-command CMD`: the command that opens the sign-in page (else `BROWSER`, else `xdg-open`).
+    var browserCommand: String?
+    /// `--device`: `latch signin` with a device code approved on another device.
+    var device = false
 
     /// The requested scopes, or `nil` for the SDK's defaults.
     var requestedScopes: [String]? { scopes.isEmpty ? nil : scopes }
@@ -76,10 +82,11 @@ struct CommandLineOptions: Sendable {
     private static let valueOptions: Set<String> =
         globalValueOptions.union([
             "--email", "--account", "--scope", "--attribute", "--mfa-method", "--register-email", "--register-phone",
-            "--custom-token", "--provider-id", "--id-token",
+            "--custom-token", "--provider-id", "--id-token", "--browser-command",
         ])
     private static let flags: Set<String> = [
         "--json", "--help", "-h", "--password-stdin", "--force-refresh", "--global", "--anonymous", "--email-link",
+        "--browser", "--device",
     ]
 
     /// Parses `arguments` (without the program name).
@@ -176,9 +183,14 @@ struct CommandLineOptions: Sendable {
             if subcommand == .account, options.accountAction == nil {
                 throw UsageError("'latch account' needs an action: \(AccountAction.spelled)")
             }
-            let ways = [options.anonymous, options.customToken != nil, options.emailLink].filter { $0 }.count
+            let ways = [options.anonymous, options.customToken != nil, options.emailLink, options.browser, options.device]
+                .filter { $0 }.count
             if ways > 1 {
-                throw UsageError("options '--anonymous', '--custom-token' and '--email-link' exclude each other")
+                throw UsageError(
+                    "options '--anonymous', '--custom-token', '--email-link', '--browser' and '--device' exclude each other")
+            }
+            if options.browserCommand != nil, subcommand == .signin, !options.browser {
+                throw UsageError("option '--browser-command' needs '--browser'")
             }
         }
         return options
@@ -222,6 +234,8 @@ struct CommandLineOptions: Sendable {
         case "--global": signOutGlobally = true
         case "--anonymous": anonymous = true
         case "--email-link": emailLink = true
+        case "--browser": browser = true
+        case "--device": device = true
         default: forceRefresh = true
         }
     }
@@ -243,6 +257,7 @@ struct CommandLineOptions: Sendable {
         case "--custom-token": customToken = try Self.nonEmpty(name, value)
         case "--provider-id": providerID = try Self.nonEmpty(name, value)
         case "--id-token": idToken = try Self.nonEmpty(name, value)
+        case "--browser-command": browserCommand = try Self.nonEmpty(name, value)
         case "--scope":
             let parts = value.split(separator: " ").map(String.init)
             guard !parts.isEmpty else { throw UsageError("option '--scope' needs a non-empty value") }

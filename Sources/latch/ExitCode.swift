@@ -46,13 +46,14 @@ enum ExitCode: Int32, CaseIterable {
             .credentialAlreadyInUse, .providerAlreadyLinked, .noSuchProvider, .userMismatch:
             self = .accountState
         case .interactionRequired, .flowExpired, .invalidFlowState, .codeExpired, .codeAttemptsExceeded,
-            .expiredActionCode, .requiresRecentLogin, .userTokenExpired, .invalidUserToken:
+            .expiredActionCode, .requiresRecentLogin, .userTokenExpired, .invalidUserToken, .deviceCodeExpired,
+            .stateMismatch, .authorizationFailed:
             self = .sessionEnded
         case .networkError, .serverError, .tooManyRequests:
             self = .retryable
         case .credentialStoreError:
             self = .credentialStore
-        case .browserRequired:
+        case .browserRequired, .browserUnavailable:
             self = .browserRequired
         default:
             self = .failure

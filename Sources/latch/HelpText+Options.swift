@@ -94,6 +94,24 @@ extension HelpText {
                 LATCH_EMAIL_LINK answers the prompt).
                 """),
         Option(
+            name: "--browser",
+            summary: """
+                Sign in in the system browser: the authorization code flow with PKCE, the
+                redirect coming back to 127.0.0.1 on a random port.
+                """),
+        Option(
+            name: "--browser-command", value: "CMD",
+            summary: """
+                The command that opens the sign-in page (%s is the URL, else it is appended);
+                default env BROWSER, else xdg-open.
+                """),
+        Option(
+            name: "--device",
+            summary: """
+                Sign in with a device code: prints the verification page and the code to
+                enter there on another device, then waits for the approval.
+                """),
+        Option(
             name: "--provider-id", value: "P",
             summary: "account link / unlink: the provider, e.g. password or oidc.example."),
         Option(

@@ -33,6 +33,15 @@ enum HelpText {
               Env LATCH_MFA_CODE and LATCH_REGISTRATION_CODE answer the second-factor and
               registration code prompts.
 
+            SIGNIN IN A BROWSER OR WITH A DEVICE CODE:
+              --browser          Sign in in the system browser (authorization code + PKCE; the
+                                 redirect comes back to 127.0.0.1 on a random port).
+              --browser-command CMD
+                                 The command that opens the page (%s is the URL, else it is
+                                 appended); default env BROWSER, else xdg-open.
+              --device           Print a verification URL and a code to enter there on another
+                                 device, then wait for the approval.
+
             SIGNIN THROUGH THE ACCOUNT API (need --api-key or env LATCH_API_KEY):
               --anonymous        Sign in as a new anonymous user.
               --custom-token T   Sign in with a custom token ('latchd custom-token mint').
@@ -57,6 +66,8 @@ enum HelpText {
                                  access rule wants a second factor for it, token asks for one.
               --force-refresh    token only: refresh even when the cached token is still valid.
               --global           signout only: also revoke the session on the server.
+              When the session has ended and standard input is a terminal, token signs in
+              again in the browser (--browser-command CMD as for signin).
 
             Run 'latch SUBCOMMAND --help' (or -h) for one subcommand; help signs in, sends and
             writes nothing.

@@ -49,7 +49,11 @@ enum LatchCommand {
         switch subcommand {
         case .signup: try await SignUpCommand(context: context).run()
         case .signin:
-            if FirebaseSignInCommand.applies(to: context.options) {
+            if context.options.browser {
+                try await BrowserSignInCommand(context: context).run()
+            } else if context.options.device {
+                try await DeviceSignInCommand(context: context).run()
+            } else if FirebaseSignInCommand.applies(to: context.options) {
                 try await FirebaseSignInCommand(context: context).run()
             } else {
                 try await SignInCommand(context: context).run()

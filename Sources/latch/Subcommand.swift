@@ -29,12 +29,15 @@ enum Subcommand: String, CaseIterable, Sendable {
         case .signin:
             "Sign in: e-mail, then the password or an e-mailed code, as the server decides;\n"
                 + "then a second factor, or registering one, when the tenant asks for it.\n"
+                + "--browser signs in in the system browser instead (a loopback redirect);\n"
+                + "--device with a code approved on another device (the verification page).\n"
                 + "--anonymous, --custom-token T and --email-link sign in through the\n"
                 + "Firebase-style account API instead (they need the client's API key)."
         case .resetPassword: "E-mail, the e-mailed code, a new password; then signs in."
         case .token:
             "Print an access token for the account, refreshing it silently when needed\n"
-                + "(with a second factor first when a conditional-access rule asks for one)."
+                + "(with a second factor first when a conditional-access rule asks for one;\n"
+                + "in the browser when the session ended and stdin is a terminal)."
         case .whoami: "Print the claims of the account's ID token."
         case .accounts: "List stored accounts and their session state."
         case .signout: "Remove the account and its tokens from this machine (--global: and end the\nsession on the server)."
@@ -53,11 +56,12 @@ enum Subcommand: String, CaseIterable, Sendable {
         case .signup: Self.secondStepOptions.union(["--email", "--password-stdin", "--scope", "--attribute"])
         case .signin:
             Self.secondStepOptions.union([
-                "--email", "--password-stdin", "--scope", "--anonymous", "--custom-token", "--email-link",
+                "--email", "--password-stdin", "--scope", "--anonymous", "--custom-token", "--email-link", "--browser",
+                "--browser-command", "--device",
             ])
         case .resetPassword: Self.secondStepOptions.union(["--email", "--password-stdin", "--scope"])
         case .account: ["--account", "--email", "--password-stdin", "--provider-id", "--id-token"]
-        case .token: ["--account", "--scope", "--force-refresh", "--mfa-method"]
+        case .token: ["--account", "--scope", "--force-refresh", "--mfa-method", "--browser-command"]
         case .whoami, .mfa: ["--account"]
         case .signout: ["--account", "--global"]
         case .accounts, .help: []

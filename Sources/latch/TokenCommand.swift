@@ -5,6 +5,8 @@ import Latch
 /// access token for the selected account, from the cache or refreshed silently. When the refresh
 /// is refused with a claims challenge (a conditional-access rule wants a recent second factor),
 /// it steps the session up: the same second-factor interaction as `latch signin`, then the token.
+/// When the session ended and standard input is a terminal, it signs in again in the browser
+/// (`latch signin --browser`, with the account as the login hint), then prints the token.
 struct TokenCommand: Sendable {
     /// The shared context.
     let context: CommandContext
@@ -19,6 +21,11 @@ struct TokenCommand: Sendable {
                 scopes: scopes, account: account, forceRefresh: context.options.forceRefresh)
         } catch let error as LatchError where error.code == .interactionRequired && error.claimsChallenge != nil {
             result = try await stepUp(account, claims: error.claimsChallenge ?? "", scopes: scopes ?? [])
+        } catch let error as LatchError where error.code == .interactionRequired && context.prompter.isTerminal {
+            // The session ended: a person at the terminal signs in again in the browser, as the same account.
+            context.prompter.note("The session of \(account.username) has ended; signing in again in the browser.")
+            result = try await BrowserSignInCommand(context: context).signIn(
+                LatchInteractiveParameters(error: error, scopes: scopes ?? []))
         }
         context.output.result(
             [

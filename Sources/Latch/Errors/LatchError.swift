@@ -58,6 +58,10 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
     /// The e-mail address an ``Code/accountExistsWithDifferentCredential`` or
     /// ``Code/credentialAlreadyInUse`` error is about (Firebase's `FIRAuthErrorUserInfoEmailKey`).
     public internal(set) var email: String?
+    /// The username of the account an ``Code/interactionRequired`` error of a silent call is about:
+    /// the `login_hint` for the interactive sign-in that recovers
+    /// (``LatchInteractiveParameters/init(error:scopes:browser:timeout:)``).
+    public internal(set) var loginHint: String?
     /// The flow's next continuation token, when the answer carried one (internal: flow states use it).
     var continuationToken: String?
     /// Attributes the server still requires (internal: becomes a sign-up state).
@@ -110,7 +114,7 @@ public struct LatchError: Error, Sendable, CustomStringConvertible {
         case .authMethodBlocked, .verificationContactBlocked: .chooseAnotherMethod
         case .serverDeclinedScopes: .retryWithScopes(grantedScopes)
         case .serverProtectionPoliciesRequired: .satisfyProtectionPolicy(name: protectionPolicy ?? "")
-        case .flowExpired, .invalidFlowState: .restartFlow
+        case .flowExpired, .invalidFlowState, .stateMismatch, .deviceCodeExpired: .restartFlow
         case .interactionRequired: .signInAgain(claimsChallenge: claimsChallenge)
         case .userTokenExpired, .invalidUserToken, .requiresRecentLogin: .signInAgain(claimsChallenge: nil)
         case .browserRequired: .useBrowser

@@ -110,6 +110,13 @@ extension LatchError {
         public static let userCanceled = Code(rawValue: -50005)
         /// The server failed (HTTP 5xx) (MSAL −50006).
         public static let serverError = Code(rawValue: -50006)
+        /// The redirect of an interactive sign-in carried a `state` other than the one sent (or
+        /// none): it may be forged (RFC 6749 § 10.12), so no code is exchanged; start again (MSAL's
+        /// internal InvalidState, −42501).
+        public static let stateMismatch = Code(rawValue: -42501)
+        /// The redirect of an interactive sign-in is not an authorization response (RFC 6749
+        /// § 4.1.2): it carries neither a `code` nor an `error` (MSAL's internal InvalidResponse, −42600).
+        public static let invalidAuthorizationResponse = Code(rawValue: -42600)
 
         // MARK: Latch native auth (19xxx)
 
@@ -153,6 +160,16 @@ extension LatchError {
         /// (`access_denied` + `provider_blocked_by_rep` at `register/v1.0/challenge`); use another
         /// contact or method. MSAL's `verificationContactBlocked`.
         public static let verificationContactBlocked = Code(rawValue: 19016)
+        /// The device code expired before the user approved it (`expired_token` at the device grant,
+        /// RFC 8628 § 3.5); start the device flow again.
+        public static let deviceCodeExpired = Code(rawValue: 19017)
+        /// The authorization endpoint redirected back with an error no other code describes
+        /// (`invalid_request`, `unsupported_response_type`, … RFC 6749 § 4.1.2.1);
+        /// ``LatchError/oauthError`` names it.
+        public static let authorizationFailed = Code(rawValue: 19018)
+        /// No browser could be opened for an interactive sign-in (the browser command failed or the
+        /// platform has none); use the device flow, or supply a ``LatchWebBrowser``.
+        public static let browserUnavailable = Code(rawValue: 19019)
 
         /// The cross-platform name, e.g. `ERROR_WRONG_PASSWORD`.
         public var name: String { Self.names[rawValue] ?? "ERROR_UNKNOWN_\(rawValue)" }
@@ -180,6 +197,8 @@ extension LatchError {
             19009: "ERROR_INVALID_SCOPE", 19010: "ERROR_MISSING_INPUT", 19011: "ERROR_UNEXPECTED_RESPONSE",
             19012: "ERROR_INVALID_CONFIGURATION", 19013: "ERROR_AUTH_METHOD_BLOCKED", 19014: "ERROR_INVALID_CHALLENGE",
             19015: "ERROR_INVALID_INPUT", 19016: "ERROR_VERIFICATION_CONTACT_BLOCKED",
+            19017: "ERROR_DEVICE_CODE_EXPIRED", 19018: "ERROR_AUTHORIZATION_FAILED", 19019: "ERROR_BROWSER_UNAVAILABLE",
+            -42501: "ERROR_STATE_MISMATCH", -42600: "ERROR_INVALID_AUTHORIZATION_RESPONSE",
         ]
 
         /// Lets `catch LatchError.Code.x` match a thrown ``LatchError``.

@@ -1,5 +1,4 @@
 import Foundation
-
 internal import LatchWire
 
 /// The one place where server answers become ``LatchError`` values: the native-auth error
@@ -41,6 +40,9 @@ enum ServerErrorMapping {
             error.continuationToken = envelope.continuationToken
             error.requiredAttributes = envelope.requiredAttributes ?? []
             return error
+        }
+        if answer.path == Endpoint.token, let row = grantRow(envelope.error, grantType: answer.grantType) {
+            return make(row.code, row.message)
         }
         if answer.status == 429 || envelope.error == .tooManyRequests || envelope.error == .slowDown {
             return make(.tooManyRequests, "The server is limiting requests; retry later.")
@@ -110,6 +112,51 @@ enum ServerErrorMapping {
         default:
             return make(.internal, "Unexpected server error '\(envelope.error.rawValue)': \(description)")
         }
+    }
+
+    /// The grant types of the interactive flows, whose errors have rows of their own.
+    enum GrantType {
+        /// RFC 6749 § 4.1.3.
+        static let authorizationCode = "authorization_code"
+        /// RFC 8628 § 3.4.
+        static let deviceCode = "urn:ietf:params:oauth:grant-type:device_code"
+    }
+
+    /// The rows of the device grant (RFC 8628 § 3.5) and the code exchange (RFC 6749 § 5.2) that
+    /// differ from the native-auth ones. `authorization_pending` and `slow_down` never reach the
+    /// app: the device flow polls on (its loop reads ``LatchError/oauthError``).
+    private static func grantRow(_ error: NativeAuthErrorCode, grantType: String?) -> (code: LatchError.Code, message: String)? {
+        switch (grantType, error) {
+        case (GrantType.deviceCode, .expiredToken):
+            (.deviceCodeExpired, "The device code expired before the sign-in was approved; start again.")
+        case (GrantType.deviceCode, .accessDenied):
+            (.userCanceled, "The sign-in was declined on the verification page.")
+        case (GrantType.deviceCode, .authorizationPending):
+            (.internal, "The sign-in is not approved yet.")
+        case (GrantType.authorizationCode, .invalidGrant):
+            (
+                .authorizationFailed,
+                "The authorization code was refused (expired, used, or issued for another request); sign in again."
+            )
+        default: nil
+        }
+    }
+
+    /// An error redirect of the authorization endpoint (RFC 6749 § 4.1.2.1, OpenID Connect Core
+    /// § 3.1.2.6). `access_denied` is ``LatchError/Code/userCanceled``, as MSAL maps it; the
+    /// `prompt=none` errors are ``LatchError/Code/interactionRequired``.
+    static func authorizationError(_ error: String, description: String?) -> LatchError {
+        let (code, message): (LatchError.Code, String) =
+            switch error {
+            case "access_denied": (.userCanceled, "The sign-in was declined.")
+            case "login_required", "interaction_required", "consent_required", "account_selection_required":
+                (.interactionRequired, "The server needs the user to sign in (\(error)).")
+            case "invalid_scope": (.invalidScope, "A requested scope is not allowed.")
+            case "unauthorized_client": (.operationNotAllowed, "The client may not use the authorization code flow.")
+            case "server_error", "temporarily_unavailable": (.serverError, "The authorization server failed (\(error)).")
+            default: (.authorizationFailed, "The authorization server refused the request (\(error)).")
+            }
+        return LatchError(code: code, message: message, failureReason: description, oauthError: error)
     }
 
     private static func invalidGrant(

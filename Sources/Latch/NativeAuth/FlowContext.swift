@@ -10,6 +10,8 @@ struct FlowContext: Sendable {
         case signUp = "sign_up"
         case resetPassword = "reset_password"
         case stepUp = "step_up"
+        case interactive
+        case deviceCode = "device_code"
     }
 
     let session: LatchSession

@@ -137,7 +137,11 @@ final class TokenManager: Sendable {
             }
             return result
         } catch let error as LatchError {
-            throw error.correlated(with: id)
+            var error = error.correlated(with: id)
+            // What an interactive sign-in needs to recover as the same account (the claims
+            // challenge, if any, is already on the error).
+            if error.code == .interactionRequired, error.loginHint == nil { error.loginHint = account.username }
+            throw error
         }
     }
 

@@ -25,6 +25,12 @@ struct NativeAuthReply: Decodable, Sendable {
     /// The strong authentication methods of an introspection (`oauth2/v2.0/introspect`,
     /// `register/v1.0/introspect`).
     var methods: [AuthMethod]?
+    // Device authorization responses (RFC 8628 § 3.2).
+    var deviceCode: String?
+    var userCode: String?
+    var verificationURI: String?
+    var verificationURIComplete: String?
+    var message: String?
 
     /// One `methods[]` entry; a missing required member makes the whole answer undecodable, as in MSAL.
     struct AuthMethod: Decodable, Sendable {
@@ -42,7 +48,11 @@ struct NativeAuthReply: Decodable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case interval, status, scope, methods
+        case interval, status, scope, methods, message
+        case deviceCode = "device_code"
+        case userCode = "user_code"
+        case verificationURI = "verification_uri"
+        case verificationURIComplete = "verification_uri_complete"
         case continuationToken = "continuation_token"
         case challengeType = "challenge_type"
         case bindingMethod = "binding_method"
