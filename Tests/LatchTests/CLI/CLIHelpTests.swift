@@ -33,6 +33,8 @@ struct CLIHelpTests {
             (["--ca-file", "/nonexistent.pem", "accounts", "--help"], "USAGE: latch accounts"), (["-h"], "EXIT STATUS"),
             (["mfa", "list", "--help"], "USAGE: latch mfa list [--account EMAIL]"), (["help", "mfa"], "USAGE: latch mfa list"),
             (["signin", "--help"], "--register-phone +E164"), (["token", "-h"], "LATCH_MFA_CODE"), (["--help"], "LATCH_MFA_CODE"),
+            (["signin", "--help"], "--browser-command CMD"), (["signin", "-h"], "--device"), (["--help"], "--browser"),
+            (["token", "--help"], "[--browser-command CMD]"), (["help", "signin"], "the verification page"),
         ])
     func helpAnywhere(arguments: [String], expected: String) async throws {
         let home = try CLIHome()

@@ -245,6 +245,8 @@ final class CLIProcess: Sendable {
     private let output: Pipe
     private let errors: Pipe
     private let exited: AsyncStream<Int32>
+    /// Standard error read by ``readStandardError(until:timeout:)`` before the run finished.
+    private let earlyErrors = Locked(Data())
 
     private init(process: ChildProcess, input: Pipe, output: Pipe, errors: Pipe, exited: AsyncStream<Int32>) {
         self.process = process
@@ -305,6 +307,30 @@ final class CLIProcess: Sendable {
         try? input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
     }
 
+    /// Reads standard error while the child runs, until what was read contains `marker` (e.g. the
+    /// device code line), and returns it; ``finish(timeout:)`` still reports all of it.
+    func readStandardError(until marker: String, timeout: TimeInterval = 60) async throws -> String {
+        let handle = errors.fileHandleForReading
+        let early = earlyErrors
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                let deadline = Date().addingTimeInterval(timeout)
+                while Date() < deadline {
+                    let chunk = handle.availableData
+                    let text = early.withLock { data -> String in
+                        data.append(chunk)
+                        return String(decoding: data, as: UTF8.self)
+                    }
+                    if text.contains(marker) { return continuation.resume(returning: text) }
+                    if chunk.isEmpty {
+                        return continuation.resume(throwing: CLITestFailure("stderr ended without '\(marker)': \(text)"))
+                    }
+                }
+                continuation.resume(throwing: CLITestFailure("no '\(marker)' on stderr within \(timeout) s"))
+            }
+        }
+    }
+
     /// Closes standard input, waits for the exit (killing the child after `timeout`), and collects the output.
     func finish(timeout: TimeInterval = 60) async throws -> Outcome {
         try input.fileHandleForWriting.close()
@@ -317,7 +343,8 @@ final class CLIProcess: Sendable {
         var status: Int32 = -1
         for await value in exited { status = value }
         let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(
+            decoding: earlyErrors.withLock { $0 } + errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return Outcome(status: status, stdout: stdout, stderr: stderr)
     }
 }

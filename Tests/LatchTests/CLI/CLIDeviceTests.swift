@@ -1,0 +1,97 @@
+import Foundation
+import LatchSDKTesting
+import LatchServer
+import LatchTesting
+import Testing
+
+/// `latch signin --device` end to end: the built binary prints the verification page and the
+/// code, a scripted HTTP client approves it on the server's device page (entering the code,
+/// signing in, allowing), and the binary stores the tokens.
+@Suite("latch signin --device")
+struct CLIDeviceTests {
+    /// Whether the server answers the device authorization endpoint (RFC 8628 § 3.1).
+    static var serverHasDeviceGrant: Bool {
+        guard let server = try? LatchTestServer.start(mode: .inProcess) else { return false }
+        defer { server.stop() }
+        let answer = server.handle(
+            method: "POST", target: "/default/oauth2/v2.0/devicecode",
+            headers: [("Content-Type", "application/x-www-form-urlencoded")],
+            body: Array("client_id=latch-dev&scope=openid".utf8))
+        return answer.status == 200
+    }
+
+    /// The verification URL and the user code in `latch signin --device`'s instructions.
+    static func instructions(_ text: String) throws -> (url: URL, code: String) {
+        let pattern = try NSRegularExpression(pattern: "open (\\S+) and enter the code (\\S+)")
+        let source = text as NSString
+        guard let match = pattern.firstMatch(in: text, range: NSRange(location: 0, length: source.length)),
+            let url = URL(string: source.substring(with: match.range(at: 1)))
+        else { throw CLITestFailure("no instructions in: \(text)") }
+        return (url, source.substring(with: match.range(at: 2)))
+    }
+
+    @Test(
+        "prints the URL and code, is approved on the verification page, and signs in",
+        .enabled(if: serverHasDeviceGrant, "the server has no device authorization endpoint yet"))
+    func approve() async throws {
+        let server = try LatchTestServer.start()
+        defer { server.stop() }
+        let home = try CLIHome()
+        defer { home.remove() }
+        let email = "dev-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        try server.createUser(email: email, password: CLITests.password)
+
+        let signin = try CLIProcess.start(home: home, ["--server", server.baseURL, "--json", "signin", "--device"])
+        let shown = try await signin.readStandardError(until: "Waiting for the sign-in")
+        let (url, code) = try Self.instructions(shown)
+        #expect(url.absoluteString.hasPrefix(server.baseURL + "/default/oauth2/v2.0/devicelogin"))
+        #expect(code.count >= 8)
+
+        let browser = ScriptedBrowser(steps: [
+            .submit(form: "device", ["user_code": code], button: "action", value: "continue"),
+            .submit(form: "signin", ["username": email, "password": CLITests.password], button: "action", value: "password"),
+            .submit(form: "device-confirm", button: "decision", value: "allow"),
+        ])
+        let done = try await browser.run(from: url)
+        #expect(done.hasElement(id: "done"), "\(done.html)")
+
+        let finished = try await signin.finish()
+        #expect(finished.status == 0, "\(finished.stderr)")
+        let result = try finished.json()
+        #expect(result["status"] as? String == "signed_in")
+        #expect(result["flow"] as? String == "device")
+        #expect((result["account"] as? [String: Any])?["username"] as? String == email)
+
+        let token = try await CLIProcess.run(home: home, ["--server", server.baseURL, "token"])
+        #expect(token.status == 0, "\(token.stderr)")
+    }
+
+    @Test("--device, --browser and --browser-command are checked before anything is sent")
+    func usage() async throws {
+        let home = try CLIHome()
+        defer { home.remove() }
+        for (arguments, message) in [
+            (["signin", "--device", "--browser"], "exclude each other"),
+            (["signin", "--browser-command", "firefox"], "'--browser-command' needs '--browser'"),
+            (["whoami", "--device"], "'--device' does not apply to 'latch whoami'"),
+            (["signin", "--browser", "--browser-command"], "'--browser-command' needs a value"),
+        ] {
+            let run = try await CLIProcess.run(home: home, CLIHelpTests.unreachable + arguments)
+            #expect(run.status == 2, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains(message), "\(run.stderr)")
+        }
+    }
+
+    @Test("--browser with a failing browser command exits 8 (a browser is needed) and stores nothing")
+    func failingBrowser() async throws {
+        let server = try LatchTestServer.start()
+        defer { server.stop() }
+        let home = try CLIHome()
+        defer { home.remove() }
+        let run = try await CLIProcess.run(
+            home: home, ["--server", server.baseURL, "signin", "--browser", "--browser-command", "false"])
+        #expect(run.status == 8, "\(run.stdout) \(run.stderr)")
+        #expect(run.stderr.contains("/default/oauth2/v2.0/authorize?"), "the URL is printed: \(run.stderr)")
+        #expect(run.stderr.contains("ERROR_BROWSER_UNAVAILABLE") || run.stderr.contains("browser"), "\(run.stderr)")
+    }
+}
