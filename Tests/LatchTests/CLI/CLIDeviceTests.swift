@@ -1,4 +1,5 @@
 import Foundation
+import Latch
 import LatchSDKTesting
 import LatchServer
 import LatchTesting
@@ -62,6 +63,43 @@ struct CLIDeviceTests {
         #expect(result["flow"] as? String == "device")
         #expect((result["account"] as? [String: Any])?["username"] as? String == email)
 
+        let token = try await CLIProcess.run(home: home, ["--server", server.baseURL, "token"])
+        #expect(token.status == 0, "\(token.stderr)")
+    }
+
+    @Test("signin --browser: the command gets the URL, the hosted page signs in, the loopback redirect comes back")
+    func browser() async throws {
+        let server = try LatchTestServer.start()
+        defer { server.stop() }
+        let home = try CLIHome()
+        defer { home.remove() }
+        let email = "web-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        try server.createUser(email: email, password: CLITests.password)
+
+        // `true` stands for a browser that opened the page; the scripted browser then is the user.
+        let signin = try CLIProcess.start(
+            home: home,
+            ["--server", server.baseURL, "--json", "signin", "--browser", "--browser-command", "true", "--email", email])
+        let shown = try await signin.readStandardError(until: "/oauth2/v2.0/authorize?")
+        let line = try #require(shown.split(separator: "\n").first { $0.contains("/oauth2/v2.0/authorize?") })
+        let url = try #require(URL(string: String(line)))
+        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        let redirect = try #require(query.first { $0.name == "redirect_uri" }?.value.flatMap(URL.init(string:)))
+        #expect(redirect.absoluteString.hasPrefix("http://127.0.0.1:"))
+        #expect(query.first { $0.name == "login_hint" }?.value == email)
+        #expect(query.first { $0.name == "code_challenge_method" }?.value == "S256")
+
+        let browser = ScriptedBrowser(steps: [
+            .submit(form: "signin", ["username": email, "password": CLITests.password], button: "action", value: "password")
+        ])
+        #expect(try await browser.open(url, redirectURI: redirect) == .awaitingRedirect)
+        #expect(browser.callbackPages.first?.status == 200)
+
+        let finished = try await signin.finish()
+        #expect(finished.status == 0, "\(finished.stderr)")
+        let result = try finished.json()
+        #expect(result["flow"] as? String == "browser")
+        #expect((result["account"] as? [String: Any])?["username"] as? String == email)
         let token = try await CLIProcess.run(home: home, ["--server", server.baseURL, "token"])
         #expect(token.status == 0, "\(token.stderr)")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LatchLocking
 import LatchSDKTesting
 import LatchServer
 import LatchTesting
@@ -154,5 +155,60 @@ struct InteractiveEndToEndTests {
         #expect(InteractiveProtocolTests.query(authorize)["login_hint"] == email)
         let silent = try await client.acquireTokenSilent(account: native.account, forceRefresh: true)
         #expect(silent.account.sessionState == .signedIn)
+    }
+
+    /// Whether the server answers the device authorization endpoint (RFC 8628 § 3.1).
+    static var serverHasDeviceGrant: Bool { CLIDeviceTests.serverHasDeviceGrant }
+
+    @Test(
+        "the device flow: the code is entered on the verification page, the user signs in and allows; tokens are cached",
+        .enabled(if: serverHasDeviceGrant, "the server has no device authorization endpoint yet"))
+    func deviceFlow() async throws {
+        let server = try LatchTestServer.start(mode: .inProcess)
+        defer { server.stop() }
+        let email = SDKTest.email("device")
+        try server.createUser(email: email, password: SDKTest.password)
+        let client = try server.makeClient()
+        let browser = ScriptedBrowser(
+            steps: [
+                .submit(form: "device", button: "action", value: "continue"),
+                .submit(form: "signin", ["username": email, "password": SDKTest.password], button: "action", value: "password"),
+                .submit(form: "device-confirm", button: "decision", value: "allow"),
+            ], transport: server.transport)
+        let approval = Locked<Task<ScriptedPage, any Error>?>(nil)
+        let result = try await client.acquireTokenWithDeviceCode(scopes: ["openid", "offline_access"]) { code in
+            // The page with the code filled in (verification_uri_complete), as a QR code would open it.
+            let page = code.verificationURIComplete ?? code.verificationURI
+            approval.withLock { $0 = Task { try await browser.run(from: page) } }
+        }
+        let done = try #require(try await approval.withLock { $0 }?.value)
+        #expect(done.hasElement(id: "done"))
+        #expect(result.account.username == email)
+        #expect(try await client.acquireTokenSilent(account: result.account).accessToken == result.accessToken)
+    }
+
+    @Test(
+        "the device flow: deny on the verification page is userCanceled",
+        .enabled(if: serverHasDeviceGrant, "the server has no device authorization endpoint yet"))
+    func deviceDenied() async throws {
+        let server = try LatchTestServer.start(mode: .inProcess)
+        defer { server.stop() }
+        let email = SDKTest.email("denied")
+        try server.createUser(email: email, password: SDKTest.password)
+        let client = try server.makeClient()
+        let browser = ScriptedBrowser(
+            steps: [
+                .submit(form: "device", button: "action", value: "continue"),
+                .submit(form: "signin", ["username": email, "password": SDKTest.password], button: "action", value: "password"),
+                .submit(form: "device-confirm", button: "decision", value: "deny"),
+            ], transport: server.transport)
+        let error = await #expect(throws: LatchError.self) {
+            _ = try await client.acquireTokenWithDeviceCode(scopes: []) { code in
+                let page = code.verificationURIComplete ?? code.verificationURI
+                Task { try await browser.run(from: page) }
+            }
+        }
+        #expect(error?.code == .userCanceled)
+        #expect(error?.oauthError == "access_denied")
     }
 }
