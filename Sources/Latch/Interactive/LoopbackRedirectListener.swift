@@ -41,6 +41,9 @@ internal import LatchLocking
             let descriptor = socket(AF_INET, socketType, 0)
             guard descriptor >= 0 else { throw Self.failure("socket") }
             var address = sockaddr_in()
+            #if canImport(Darwin)
+                address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+            #endif
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = 0
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -127,6 +130,11 @@ internal import LatchLocking
             defer { _ = Glue.closeSocket(connection) }
             var timeout = timeval(tv_sec: 5, tv_usec: 0)
             _ = setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            #if canImport(Darwin)
+                // A browser that hangs up early must not raise SIGPIPE in the app.
+                var noSignal: Int32 = 1
+                _ = setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
+            #endif
             guard let head = readHead(connection), let redirect = Self.redirect(fromHead: head, port: port) else {
                 write(connection, Self.response(status: "404 Not Found", body: "Not found."))
                 return nil
