@@ -45,19 +45,22 @@ struct AnnouncingBrowser: LatchWebBrowser {
 }
 
 /// `latch signin --device [--scope S]...`: the device authorization grant (RFC 8628). Prints the
-/// verification page and the code on standard error, then waits for the approval.
+/// verification page and the code on standard error (at a terminal also a QR code of the page with
+/// the code filled in, for a phone), then waits for the approval.
 struct DeviceSignInCommand: Sendable {
     /// The shared context.
     let context: CommandContext
 
     /// Runs the sign-in and prints the result.
     func run() async throws {
+        let terminal = context.prompter.isTerminal
         let result = try await context.client.acquireTokenWithDeviceCode(
             scopes: context.options.scopes, correlationID: nil
         ) { code in
             var text = "To sign in, open \(code.verificationURI.absoluteString) and enter the code \(code.userCode)\n"
             if let complete = code.verificationURIComplete {
                 text += "(or open \(complete.absoluteString))\n"
+                if terminal, let code = TerminalQRCode.render(complete.absoluteString) { text += code }
             }
             text += "Waiting for the sign-in to be approved...\n"
             FileHandle.standardError.write(Data(text.utf8))
