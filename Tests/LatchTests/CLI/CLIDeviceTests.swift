@@ -104,6 +104,47 @@ struct CLIDeviceTests {
         #expect(token.status == 0, "\(token.stderr)")
     }
 
+    @Test("token at a terminal signs in again in the browser when the session has ended, then prints the token")
+    func tokenFallsBackToBrowser() async throws {
+        let server = try LatchTestServer.start()
+        defer { server.stop() }
+        let home = try CLIHome()
+        defer { home.remove() }
+        let email = "back-\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        try server.createUser(email: email, password: CLITests.password)
+        let signin = try await CLIProcess.run(
+            home: home, ["--server", server.baseURL, "signin", "--email", email, "--password-stdin"],
+            input: "\(CLITests.password)\n")
+        #expect(signin.status == 0, "\(signin.stderr)")
+        server.clock.advance(by: 400 * 86400)  // the refresh token has long expired
+
+        // Without a terminal: exit 5, nothing opened.
+        let piped = try await CLIProcess.run(
+            home: home, ["--server", server.baseURL, "token", "--force-refresh", "--browser-command", "true"])
+        #expect(piped.status == 5, "\(piped.stdout) \(piped.stderr)")
+        #expect(!piped.stderr.contains("authorize?"))
+
+        let token = try CLIProcess.start(
+            home: home, ["--server", server.baseURL, "token", "--force-refresh", "--browser-command", "true"],
+            terminal: true)
+        let shown = try await token.readStandardOutput(until: "/oauth2/v2.0/authorize?")
+        let line = try #require(
+            shown.split(whereSeparator: \.isNewline).first { $0.contains("/oauth2/v2.0/authorize?") })
+        let url = try #require(URL(string: line.trimmingCharacters(in: .whitespaces)))
+        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        #expect(query.first { $0.name == "login_hint" }?.value == email)
+        let redirect = try #require(query.first { $0.name == "redirect_uri" }?.value.flatMap(URL.init(string:)))
+        let browser = ScriptedBrowser(steps: [
+            .submit(form: "signin", ["username": email, "password": CLITests.password], button: "action", value: "password")
+        ])
+        #expect(try await browser.open(url, redirectURI: redirect) == .awaitingRedirect)
+        let finished = try await token.finish()
+        #expect(finished.status == 0, "\(finished.stdout)")
+        #expect(finished.stdout.contains("has ended; signing in again in the browser"), "\(finished.stdout)")
+        let printed = finished.stdout.split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
+        #expect(printed.trimmingCharacters(in: .whitespaces).split(separator: ".").count == 3, "\(finished.stdout)")
+    }
+
     @Test("--device, --browser and --browser-command are checked before anything is sent")
     func usage() async throws {
         let home = try CLIHome()

@@ -247,6 +247,8 @@ final class CLIProcess: Sendable {
     private let exited: AsyncStream<Int32>
     /// Standard error read by ``readStandardError(until:timeout:)`` before the run finished.
     private let earlyErrors = Locked(Data())
+    /// Standard output read by ``readStandardOutput(until:timeout:)`` before the run finished.
+    private let earlyOutput = Locked(Data())
 
     private init(process: ChildProcess, input: Pipe, output: Pipe, errors: Pipe, exited: AsyncStream<Int32>) {
         self.process = process
@@ -270,11 +272,22 @@ final class CLIProcess: Sendable {
     }
 
     /// Starts `latch arguments` in `home`, with `environment` added to the home's.
-    static func start(home: CLIHome, _ arguments: [String], environment: [String: String] = [:]) throws -> CLIProcess {
+    /// With `terminal`, `latch` runs under `script(1)` on a pseudo-terminal (standard input is then
+    /// a terminal), and its standard output and error both arrive on the run's standard output.
+    static func start(
+        home: CLIHome, _ arguments: [String], environment: [String: String] = [:], terminal: Bool = false
+    ) throws -> CLIProcess {
         let (input, output, errors) = (Pipe(), Pipe(), Pipe())
         let (exited, continuation) = AsyncStream.makeStream(of: Int32.self)
+        var program = try executable().path
+        var arguments = arguments
+        if terminal {
+            let quoted = ([program] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+            arguments = ["-qefc", quoted.joined(separator: " "), "/dev/null"]
+            program = "/usr/bin/script"
+        }
         let process = try ChildProcess(
-            executable: try executable().path, arguments: arguments, environment: home.environment.merging(environment) { $1 },
+            executable: program, arguments: arguments, environment: home.environment.merging(environment) { $1 },
             standardInput: .descriptor(input.fileHandleForReading.fileDescriptor),
             standardOutput: .descriptor(output.fileHandleForWriting.fileDescriptor),
             standardError: .descriptor(errors.fileHandleForWriting.fileDescriptor)
@@ -310,8 +323,17 @@ final class CLIProcess: Sendable {
     /// Reads standard error while the child runs, until what was read contains `marker` (e.g. the
     /// device code line), and returns it; ``finish(timeout:)`` still reports all of it.
     func readStandardError(until marker: String, timeout: TimeInterval = 60) async throws -> String {
-        let handle = errors.fileHandleForReading
-        let early = earlyErrors
+        try await read(errors.fileHandleForReading, into: earlyErrors, until: marker, timeout: timeout)
+    }
+
+    /// ``readStandardError(until:timeout:)`` for standard output (a run on a terminal).
+    func readStandardOutput(until marker: String, timeout: TimeInterval = 60) async throws -> String {
+        try await read(output.fileHandleForReading, into: earlyOutput, until: marker, timeout: timeout)
+    }
+
+    private func read(_ handle: FileHandle, into early: Locked<Data>, until marker: String, timeout: TimeInterval)
+        async throws -> String
+    {
         return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 let deadline = Date().addingTimeInterval(timeout)
@@ -323,10 +345,10 @@ final class CLIProcess: Sendable {
                     }
                     if text.contains(marker) { return continuation.resume(returning: text) }
                     if chunk.isEmpty {
-                        return continuation.resume(throwing: CLITestFailure("stderr ended without '\(marker)': \(text)"))
+                        return continuation.resume(throwing: CLITestFailure("the output ended without '\(marker)': \(text)"))
                     }
                 }
-                continuation.resume(throwing: CLITestFailure("no '\(marker)' on stderr within \(timeout) s"))
+                continuation.resume(throwing: CLITestFailure("no '\(marker)' in the output within \(timeout) s"))
             }
         }
     }
@@ -342,7 +364,8 @@ final class CLIProcess: Sendable {
         defer { watchdog.cancel() }
         var status: Int32 = -1
         for await value in exited { status = value }
-        let stdout = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stdout = String(
+            decoding: earlyOutput.withLock { $0 } + output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let stderr = String(
             decoding: earlyErrors.withLock { $0 } + errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return Outcome(status: status, stdout: stdout, stderr: stderr)
