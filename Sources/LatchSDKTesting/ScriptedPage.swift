@@ -36,6 +36,12 @@ public struct ScriptedPage: Sendable {
         public let name: String
         /// Its `value`.
         public let value: String
+
+        /// A button `name` = `value`.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
     }
 
     /// The form with this `id`, or the first form when `id` is `nil`.
