@@ -44,7 +44,7 @@
             let callback: URL = try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     Task { @MainActor in
-                        let session = ASWebAuthenticationSession(url: url, callbackURLScheme: scheme) { [weak self] url, error in
+                        let finished: ASWebAuthenticationSession.CompletionHandler = { [weak self] url, error in
                             Task { @MainActor in self?.running = nil }
                             if let url {
                                 continuation.resume(returning: url)
@@ -58,6 +58,14 @@
                                         code: .browserUnavailable, message: "The web authentication session failed.",
                                         underlyingError: error))
                             }
+                        }
+                        let session: ASWebAuthenticationSession
+                        if #available(iOS 17.4, macOS 14.4, *) {
+                            session = ASWebAuthenticationSession(
+                                url: url, callback: .customScheme(scheme), completionHandler: finished)
+                        } else {
+                            session = ASWebAuthenticationSession(
+                                url: url, callbackURLScheme: scheme, completionHandler: finished)
                         }
                         session.presentationContextProvider = self
                         session.prefersEphemeralWebBrowserSession = prefersEphemeralWebBrowserSession
