@@ -35,4 +35,21 @@ extension LatchClient {
                 }
             }, deliver: completionBlock)
     }
+
+    /// ``acquireToken(parameters:)`` reporting to a ``CredentialsDelegate`` on the main actor, as
+    /// ``acquireTokenSilent(scopes:account:forceRefresh:correlationID:delegate:)`` does, so one
+    /// delegate serves both the silent call and the interactive one that recovers from it.
+    @discardableResult
+    public func acquireToken(parameters: LatchInteractiveParameters, delegate: any CredentialsDelegate)
+        -> Task<Void, Never>
+    {
+        DelegateDispatch.run {
+            try await self.acquireToken(parameters: parameters)
+        } deliver: { outcome in
+            switch outcome {
+            case .success(let result): delegate.onAccessTokenRetrieveCompleted(result: result)
+            case .failure(let error): delegate.onAccessTokenRetrieveError(error: error)
+            }
+        }
+    }
 }

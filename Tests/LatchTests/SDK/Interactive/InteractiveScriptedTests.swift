@@ -162,6 +162,36 @@ struct InteractiveScriptedTests {
         #expect((try? outcome.get())?.account.username == "ada@example.com")
     }
 
+    @MainActor final class Recorder: CredentialsDelegate {
+        var results: [LatchTokenResult] = []
+        var errors: [LatchError] = []
+        let done: @MainActor () -> Void
+        init(done: @escaping @MainActor () -> Void) { self.done = done }
+        func onAccessTokenRetrieveCompleted(result: LatchTokenResult) {
+            results.append(result)
+            done()
+        }
+        func onAccessTokenRetrieveError(error: LatchError) {
+            errors.append(error)
+            done()
+        }
+    }
+
+    @Test("the delegate form reports the interactive result to the same CredentialsDelegate as silent calls")
+    @MainActor
+    func delegateForm() async throws {
+        let script = ScriptedTransport()
+        let client = try LatchPreview.client(script)
+        var recorder: Recorder?
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let made = Recorder { continuation.resume() }
+            recorder = made
+            client.acquireToken(parameters: LatchInteractiveParameters(browser: Self.browser(script)), delegate: made)
+        }
+        #expect(recorder?.results.first?.account.username == "ada@example.com")
+        #expect(recorder?.errors.isEmpty == true)
+    }
+
     // MARK: - Device code
 
     static let deviceAuthorization = #"""
