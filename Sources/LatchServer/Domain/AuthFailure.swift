@@ -101,6 +101,9 @@ public enum AuthFailure: Error, Sendable, Equatable {
     case providerAlreadyLinked
     /// The address given with a code is not the one the code was sent to (e-mail link sign-in).
     case codeAddressMismatch
+    /// A device authorization grant request failed (RFC 8628 § 3.5), or the verification page was
+    /// given a user code that is not pending.
+    case deviceAuthorization(DeviceFlowFailure)
 }
 
 /// The inputs a domain call can find missing or invalid. Each wire family maps them to its own
@@ -163,6 +166,10 @@ public enum AuthParameter: String, Sendable, Equatable, CaseIterable {
     case newEmail
     /// Where the app wants the user to land after an out-of-band action (`continueUrl`).
     case continueURL
+    /// The device code of a device authorization grant poll (RFC 8628 § 3.4 `device_code`).
+    case deviceCode
+    /// The user code typed on the device verification page (RFC 8628 § 3.3 `user_code`).
+    case userCode
 }
 
 /// Why a password was refused (NIST SP 800-63B § 3.1.1.2).

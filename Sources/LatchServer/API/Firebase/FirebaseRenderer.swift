@@ -114,7 +114,8 @@ struct FirebaseRenderer: ErrorRenderer {
         case .outOfOrder, .unauthorizedClient, .unsupportedChallengeType, .codeAttemptsExceeded,
             .invalidContinuationToken, .continuationTokenExpired, .invalidAttributes, .invalidScope, .deliveryUnavailable,
             .invalidVerificationContact, .verificationContactBlocked,
-            .claimsChallenge, .protectionPolicyRequired, .invalidClientAuthentication, .multipleClientAuthentications:
+            .claimsChallenge, .protectionPolicyRequired, .invalidClientAuthentication, .multipleClientAuthentications,
+            .deviceAuthorization:
             return Self.response(400, "OPERATION_NOT_ALLOWED")
         }
     }

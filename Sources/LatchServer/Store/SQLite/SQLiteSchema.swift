@@ -353,5 +353,28 @@ enum SQLiteSchema {
         // Confidential clients (RFC 6749 § 2.3.1): the SHA-256 of the client secret, never the secret;
         // NULL for public clients.
         SQLiteMigration("019_client_secrets", "ALTER TABLE clients ADD COLUMN client_secret_hash TEXT;"),
+        // The device authorization grant (RFC 8628): the SHA-256 of the device code and of the
+        // normalised user code, never the codes; a user code is unique in its tenant.
+        SQLiteMigration(
+            "021_device_authorizations",
+            """
+            CREATE TABLE device_authorizations (
+                device_code_hash TEXT PRIMARY KEY,
+                user_code_hash TEXT NOT NULL,
+                tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                client_id TEXT NOT NULL,
+                scopes TEXT NOT NULL,
+                status TEXT NOT NULL,
+                user_id TEXT,
+                auth_time INTEGER,
+                amr TEXT NOT NULL,
+                interval_seconds INTEGER NOT NULL,
+                last_polled_at INTEGER,
+                created_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL,
+                UNIQUE (tenant_id, user_code_hash)
+            );
+            CREATE INDEX device_authorizations_expiry ON device_authorizations(expires_at);
+            """),
     ]
 }
