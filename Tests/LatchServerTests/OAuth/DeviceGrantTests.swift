@@ -87,7 +87,8 @@ struct DeviceGrantTests {
         #expect(reply.status == 400)
         #expect(reply.error == "access_denied")
         let user = try fixture.user()
-        #expect(DeviceGrantFixture.failure { try fixture.approve(userCode, user: user) } == .deviceAuthorization(.invalidUserCode))
+        #expect(
+            DeviceGrantFixture.failure { try fixture.approve(userCode, user: user) } == .deviceAuthorization(.invalidUserCode))
         #expect(
             DeviceGrantFixture.failure {
                 try fixture.services.deviceAuthorizations.deny(userCode: userCode, tenant: try fixture.tenant())
@@ -107,7 +108,8 @@ struct DeviceGrantTests {
         #expect(reply.status == 400)
         #expect(reply.error == "expired_token")
         let user = try fixture.user()
-        #expect(DeviceGrantFixture.failure { try fixture.approve(userCode, user: user) } == .deviceAuthorization(.invalidUserCode))
+        #expect(
+            DeviceGrantFixture.failure { try fixture.approve(userCode, user: user) } == .deviceAuthorization(.invalidUserCode))
         #expect(
             DeviceGrantFixture.failure {
                 _ = try fixture.services.deviceAuthorizations.pending(
@@ -152,11 +154,33 @@ struct DeviceGrantTests {
         #expect(missing.error == "invalid_request")
         #expect(missing.string("error_description") == "device_code parameter is empty or not valid")
         #expect(try await fixture.poll("").error == "invalid_request")
-        for code in ["abc", String(repeating: "A", count: 43), String(repeating: "!", count: 43), String(repeating: "x", count: 5000)] {
+        for code in [
+            "abc", String(repeating: "A", count: 43), String(repeating: "!", count: 43), String(repeating: "x", count: 5000),
+        ] {
             let reply = try await fixture.poll(code)
             #expect(reply.status == 400, "\(code.prefix(8))")
             #expect(reply.error == "invalid_grant", "\(code.prefix(8))")
         }
+    }
+
+    @Test("under an MFA policy, an approval without a second factor is a claims challenge; with one it applies")
+    func secondFactorPolicy() async throws {
+        let server = try LatchTestServer.start(mode: .inProcess)
+        defer { server.stop() }
+        try server.updateTenant { $0.mfa.policy = .required }
+        let fixture = DeviceGrantFixture(server)
+        let (deviceCode, userCode) = try await fixture.started()
+        let user = try fixture.user()
+        guard case .claimsChallenge(let claims) = DeviceGrantFixture.failure({ try fixture.approve(userCode, user: user) })
+        else {
+            Issue.record("expected a claims challenge")
+            return
+        }
+        #expect(claims.contains("mfa"))
+        #expect(try await fixture.poll(deviceCode).error == "authorization_pending")
+        try fixture.approve(userCode, user: user, amr: ["pwd", "otp", "mfa"])
+        server.clock.advance(by: 5)
+        #expect(try await fixture.poll(deviceCode).status == 200)
     }
 
     @Test("a disabled account at poll time gets invalid_grant")
@@ -194,6 +218,27 @@ struct DeviceGrantTests {
         #expect(badScope.error == "invalid_scope")
     }
 
+    @Test("device authorization requests and polls from one source are rate limited with 429 and Retry-After")
+    func rateLimited() async throws {
+        let server = try LatchTestServer.start(mode: .inProcess)
+        defer { server.stop() }
+        try server.updateTenant {
+            $0.rateLimits.flowStarts = RateLimit(count: 2, periodSeconds: 60)
+            $0.rateLimits.tokenRequests = RateLimit(count: 2, periodSeconds: 60)
+        }
+        let fixture = DeviceGrantFixture(server)
+        let (deviceCode, _) = try await fixture.started()
+        #expect(try await fixture.start().status == 200)
+        let refused = try await fixture.start()
+        #expect(refused.status == 429)
+        #expect(refused.error == "too_many_requests")
+        #expect(Int(refused.headers["retry-after"] ?? "") ?? 0 >= 1)
+        for _ in 0..<2 { #expect(try await fixture.poll(deviceCode).status == 400) }
+        let polled = try await fixture.poll(deviceCode)
+        #expect(polled.status == 429)
+        #expect(Int(polled.headers["retry-after"] ?? "") ?? 0 >= 1)
+    }
+
     @Test("discovery advertises the device authorization endpoint and the grant")
     func discovery() async throws {
         let server = try LatchTestServer.start(mode: .inProcess)
@@ -201,5 +246,12 @@ struct DeviceGrantTests {
         let reply = try await WireClient(server).raw("GET", "/default/v2.0/.well-known/openid-configuration")
         #expect(reply.string("device_authorization_endpoint") == "\(server.baseURL)/default/oauth2/v2.0/devicecode")
         #expect((reply["grant_types_supported"] as? [String])?.contains(DeviceGrantFixture.grantType) == true)
+        // The advertised endpoint answers.
+        let endpoint = try #require(reply.string("device_authorization_endpoint"))
+        let path = String(endpoint.dropFirst(server.baseURL.count))
+        let started = try await WireClient(server).raw(
+            "POST", path, body: Data("client_id=latch-dev".utf8),
+            headers: ["Content-Type": "application/x-www-form-urlencoded"])
+        #expect(started.status == 200)
     }
 }

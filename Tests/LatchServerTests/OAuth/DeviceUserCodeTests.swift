@@ -47,14 +47,17 @@ struct DeviceUserCodeTests {
         let tenant = try fixture.tenant()
         for code in ["BBBB-BBBB", "hello", String(repeating: "B", count: 100)] {
             #expect(
-                DeviceGrantFixture.failure { _ = try service.pending(userCode: code, tenant: tenant, remoteAddress: "198.51.100.7") }
+                DeviceGrantFixture.failure {
+                    _ = try service.pending(userCode: code, tenant: tenant, remoteAddress: "198.51.100.7")
+                }
                     == .deviceAuthorization(.invalidUserCode), "\(code.prefix(9))")
         }
         #expect(
             DeviceGrantFixture.failure { _ = try service.pending(userCode: nil, tenant: tenant, remoteAddress: "198.51.100.7") }
                 == .missingParameter(.userCode))
         let user = try fixture.user()
-        #expect(DeviceGrantFixture.failure { try fixture.approve("BBBB-BBBB", user: user) } == .deviceAuthorization(.invalidUserCode))
+        #expect(
+            DeviceGrantFixture.failure { try fixture.approve("BBBB-BBBB", user: user) } == .deviceAuthorization(.invalidUserCode))
         #expect(
             DeviceGrantFixture.failure { try service.deny(userCode: "not a code", tenant: tenant) }
                 == .deviceAuthorization(.invalidUserCode))
@@ -87,7 +90,9 @@ struct DeviceUserCodeTests {
         for _ in 0..<5 { _ = try service.pending(userCode: userCode, tenant: tenant, remoteAddress: "203.0.113.9") }
         for guess in ["BBBB-BBBB", "CCCC-CCCC", "DDDD-DDDD"] {
             #expect(
-                DeviceGrantFixture.failure { _ = try service.pending(userCode: guess, tenant: tenant, remoteAddress: "203.0.113.9") }
+                DeviceGrantFixture.failure {
+                    _ = try service.pending(userCode: guess, tenant: tenant, remoteAddress: "203.0.113.9")
+                }
                     == .deviceAuthorization(.invalidUserCode))
         }
         let refused = DeviceGrantFixture.failure {
@@ -120,7 +125,8 @@ struct DeviceUserCodeTests {
                     group.addTask {
                         do {
                             if index.isMultiple(of: 2) {
-                                try service.approve(userCode: userCode, tenant: tenant, userID: user.id, authTime: now, amr: ["pwd"])
+                                try service.approve(
+                                    userCode: userCode, tenant: tenant, userID: user.id, authTime: now, amr: ["pwd"])
                                 return ("approve", true)
                             }
                             try service.deny(userCode: userCode, tenant: tenant)

@@ -63,7 +63,8 @@ struct StoreConformanceDeviceAuthorizationTests {
             }
         }
         #expect(outcomes.compactMap { try? $0.get() }.filter { $0 }.count == 1, "\(outcomes)")
-        let decided = try #require(try store.read { tx throws in try tx.deviceAuthorization(deviceCodeHash: record.deviceCodeHash) })
+        let decided = try #require(
+            try store.read { tx throws in try tx.deviceAuthorization(deviceCodeHash: record.deviceCodeHash) })
         if decided.status == .approved {
             #expect(decided.userID == user.id)
             #expect(decided.authTime == authTime)
@@ -91,7 +92,9 @@ struct StoreConformanceDeviceAuthorizationTests {
         let (acme, user) = try Fixture.seed(store)
         let record = Self.authorization("a", "b", tenantID: acme.id)
         try store.write { tx throws in try tx.insert(record) }
-        #expect(try store.write { tx throws in try tx.consumeApprovedDeviceAuthorization(deviceCodeHash: record.deviceCodeHash) } == nil)
+        #expect(
+            try store.write { tx throws in try tx.consumeApprovedDeviceAuthorization(deviceCodeHash: record.deviceCodeHash) }
+                == nil)
         _ = try store.write { tx throws in
             try tx.decideDeviceAuthorization(
                 userCodeHash: record.userCodeHash, tenantID: acme.id,

@@ -77,8 +77,7 @@ public struct DeviceAuthorizationService: Sendable {
     ///   ``DeviceFlowFailure/invalidUserCode`` (as ``AuthFailure/deviceAuthorization(_:)``) for a
     ///   malformed, unknown, expired or already decided code, and
     ///   ``AuthFailure/tooManyAttempts(retryAfter:)`` once the address guessed wrong too often.
-    public func pending(userCode: String?, tenant: Tenant, remoteAddress: String) throws -> PendingDeviceAuthorization
-    {
+    public func pending(userCode: String?, tenant: Tenant, remoteAddress: String) throws -> PendingDeviceAuthorization {
         guard let typed = userCode, !typed.isEmpty else { throw AuthFailure.missingParameter(.userCode) }
         enum Lookup {
             case found(DeviceAuthorization, clientName: String, UserCode)

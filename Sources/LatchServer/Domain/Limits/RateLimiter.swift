@@ -43,7 +43,9 @@ public struct RateLimiter: Sendable {
         let limit = tenant.settings.rateLimits[kind]
         guard limit.isEnabled else { return nil }
         let bucket = Self.bucket(kind, tenantID: tenant.id, source: source)
-        if try tx.takeRateToken(bucket: bucket, capacity: Double(limit.count), refillPerSecond: limit.refillPerSecond, at: clock.now()) {
+        if try tx.takeRateToken(
+            bucket: bucket, capacity: Double(limit.count), refillPerSecond: limit.refillPerSecond, at: clock.now())
+        {
             return nil
         }
         return try refusal(kind, tenant: tenant, clientID: clientID, source: source, in: tx)
