@@ -66,6 +66,10 @@ struct DeviceGrantTests {
         #expect(idToken.claims["amr"] as? [String] == ["pwd", "mfa"])
         _ = try DecodedJWT(try #require(tokens.string("access_token")))
 
+        let audit = try fixture.services.store.read { tx in try tx.auditEvents(tenantID: try fixture.tenant().id, limit: 50) }
+        #expect(audit.contains { $0.kind == .deviceAuthorizationApproved && $0.userID == user.id && $0.detail == "amr=pwd,mfa" })
+        #expect(audit.contains { $0.kind == .signInSucceeded && $0.userID == user.id })
+
         let again = try await fixture.poll(deviceCode)
         #expect(again.status == 400)
         #expect(again.error == "invalid_grant")
@@ -95,6 +99,10 @@ struct DeviceGrantTests {
             } == .deviceAuthorization(.invalidUserCode))
         server.clock.advance(by: 10)
         #expect(try await fixture.poll(deviceCode).error == "access_denied")
+        let kinds = try fixture.services.store.read { tx in
+            try tx.auditEvents(tenantID: try fixture.tenant().id, limit: 50).map(\.kind)
+        }
+        #expect(kinds.filter { $0 == .deviceAuthorizationDenied }.count == 1)
     }
 
     @Test("after expires_in the poll answers expired_token and the user code is gone")

@@ -138,6 +138,10 @@ public struct DeviceAuthorizationService: Sendable {
                     userCodeHash: code.hash, tenantID: tenant.id,
                     decision: .approved(userID: userID, authTime: authTime, amr: amr), at: now)
             else { throw AuthFailure.deviceAuthorization(.invalidUserCode) }
+            try tx.insert(
+                AuditEvent(
+                    tenantID: tenant.id, at: now, kind: .deviceAuthorizationApproved, userID: userID,
+                    clientID: found.clientID, detail: "amr=\(amr.joined(separator: ","))"))
         }
     }
 
@@ -147,8 +151,14 @@ public struct DeviceAuthorizationService: Sendable {
     ///   expired or already decided.
     public func deny(userCode: String, tenant: Tenant) throws {
         guard let code = UserCode(typed: userCode) else { throw AuthFailure.deviceAuthorization(.invalidUserCode) }
+        let now = clock.now()
         let applied = try store.write { tx in
-            try tx.decideDeviceAuthorization(userCodeHash: code.hash, tenantID: tenant.id, decision: .denied, at: clock.now())
+            guard let found = try tx.deviceAuthorization(userCodeHash: code.hash, tenantID: tenant.id),
+                try tx.decideDeviceAuthorization(userCodeHash: code.hash, tenantID: tenant.id, decision: .denied, at: now)
+            else { return false }
+            try tx.insert(
+                AuditEvent(tenantID: tenant.id, at: now, kind: .deviceAuthorizationDenied, clientID: found.clientID))
+            return true
         }
         guard applied else { throw AuthFailure.deviceAuthorization(.invalidUserCode) }
     }

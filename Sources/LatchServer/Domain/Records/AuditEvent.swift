@@ -38,6 +38,11 @@ public struct AuditEvent: Sendable, Equatable {
         public static let secondFactorRequired = Kind(rawValue: "second_factor_required")
         /// A user registered a strong authentication method; the detail names its channel.
         public static let authMethodRegistered = Kind(rawValue: "auth_method_registered")
+        /// A user approved a device authorization (RFC 8628 § 3.3) of the client on the
+        /// verification page; the detail holds the sign-in's `amr`.
+        public static let deviceAuthorizationApproved = Kind(rawValue: "device_authorization_approved")
+        /// A user denied a device authorization of the client on the verification page.
+        public static let deviceAuthorizationDenied = Kind(rawValue: "device_authorization_denied")
     }
 
     /// Row id (0 before insert).
