@@ -224,6 +224,15 @@ struct DeviceGrantTests {
         let badScope = try await fixture.start(["scope": "bad\\scope"])
         #expect(badScope.status == 400)
         #expect(badScope.error == "invalid_scope")
+        let json = try await fixture.client.raw(
+            "POST", "/default/oauth2/v2.0/devicecode", body: Data("{}".utf8), headers: ["Content-Type": "application/json"])
+        #expect(json.status == 400 || json.status == 415)
+        #expect(json.error != nil)
+        let get = try await fixture.client.raw("GET", "/default/oauth2/v2.0/devicecode")
+        #expect(get.status == 405)
+        let noTenant = try await WireClient(server, tenant: "nowhere").post("oauth2/v2.0/devicecode", [:])
+        #expect(noTenant.status == 404)
+        #expect(noTenant.error == "invalid_tenant")
     }
 
     @Test("device authorization requests and polls from one source are rate limited with 429 and Retry-After")
