@@ -36,8 +36,9 @@ public final class ScriptedBrowser: LatchWebBrowser {
 
         let act: @Sendable (ScriptedPage) async throws -> Action
 
-        /// Submits the form with id `form` (the first form when `nil`): its hidden inputs, then
-        /// `fields`, then the button `button` = `value` when given.
+        /// Submits the form with id `form` (the first form when `nil`): what a browser sends
+        /// unprompted (hidden inputs, pre-filled fields), then `fields`, then the button `button` =
+        /// `value` when given.
         public static func submit(
             form: String? = nil, _ fields: [String: String] = [:], button: String? = nil, value: String? = nil
         ) -> Step {
@@ -200,7 +201,7 @@ public final class ScriptedBrowser: LatchWebBrowser {
                 if let button, !form.buttons.contains(button) {
                     throw Failure(message: "No button \(button.name)=\(button.value) in form '\(id ?? "")'", page: page)
                 }
-                var body = form.hiddenFields.merging(values) { $1 }
+                var body = form.defaultValues.merging(values) { $1 }
                 if let button { body[button.name] = button.value }
                 next = Self.submission(form, body)
             }

@@ -26,6 +26,9 @@ public struct ScriptedPage: Sendable {
         public let hiddenFields: [String: String]
         /// The names of every input, hidden or not, in document order.
         public let fieldNames: [String]
+        /// What a browser submits without the user typing: every hidden input, and every other
+        /// input with a `value` (a pre-filled field, a checked box), by name.
+        public let defaultValues: [String: String]
         /// The submit buttons as `(name, value)`.
         public let buttons: [Button]
     }
@@ -81,6 +84,7 @@ enum HTMLScanner {
             let body = text.substring(with: match.range(at: 2))
             let action = attributes["action"].flatMap { URL(string: $0, relativeTo: base)?.absoluteURL } ?? base
             var hidden: [String: String] = [:]
+            var defaults: [String: String] = [:]
             var names: [String] = []
             var buttons: [ScriptedPage.Button] = []
             let inner = body as NSString
@@ -95,10 +99,14 @@ enum HTMLScanner {
                 }
                 names.append(name)
                 if type == "hidden" { hidden[name] = fields["value"] ?? "" }
+                let checkable = type == "checkbox" || type == "radio"
+                if type == "hidden" || (!checkable && fields["value"] != nil) || (checkable && fields["checked"] != nil) {
+                    defaults[name] = fields["value"] ?? (checkable ? "on" : "")
+                }
             }
             return ScriptedPage.Form(
                 id: attributes["id"], action: action, method: (attributes["method"] ?? "get").uppercased(),
-                hiddenFields: hidden, fieldNames: names, buttons: buttons)
+                hiddenFields: hidden, fieldNames: names, defaultValues: defaults, buttons: buttons)
         }
     }
 

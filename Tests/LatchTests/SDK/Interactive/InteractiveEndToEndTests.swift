@@ -1,5 +1,4 @@
 import Foundation
-import LatchLocking
 import LatchSDKTesting
 import LatchServer
 import LatchTesting
@@ -157,58 +156,66 @@ struct InteractiveEndToEndTests {
         #expect(silent.account.sessionState == .signedIn)
     }
 
-    /// Whether the server answers the device authorization endpoint (RFC 8628 § 3.1).
-    static var serverHasDeviceGrant: Bool { CLIDeviceTests.serverHasDeviceGrant }
+    /// Starts a device sign-in, answers its verification page with `steps`, and returns the
+    /// sign-in's outcome; a failed page run cancels the polling (so a test never waits for expiry).
+    static func deviceSignIn(_ server: LatchTestServer, _ client: LatchClient, steps: [ScriptedBrowser.Step]) async throws
+        -> (page: ScriptedPage, result: Result<LatchTokenResult, any Error>)
+    {
+        let codes = AsyncStream<LatchDeviceCode>.makeStream()
+        let signIn = Task {
+            try await client.acquireTokenWithDeviceCode(scopes: ["openid", "offline_access"]) { codes.continuation.yield($0) }
+        }
+        var iterator = codes.stream.makeAsyncIterator()
+        let code = try #require(await iterator.next())
+        let browser = ScriptedBrowser(steps: steps, transport: server.transport)
+        let page: ScriptedPage
+        do {
+            // The page with the code filled in (verification_uri_complete), as a QR code would open it.
+            page = try await browser.run(from: code.verificationURIComplete ?? code.verificationURI)
+        } catch {
+            signIn.cancel()
+            throw error
+        }
+        return (page, await signIn.result)
+    }
 
-    @Test(
-        "the device flow: the code is entered on the verification page, the user signs in and allows; tokens are cached",
-        .enabled(if: serverHasDeviceGrant, "the server has no device authorization endpoint yet"))
+    static func deviceSteps(_ email: String, decision: String) -> [ScriptedBrowser.Step] {
+        [
+            .submit(form: "device", button: "action", value: "continue"),
+            .submit(form: "signin", ["username": email, "password": SDKTest.password], button: "action", value: "password"),
+            .submit(form: "device-confirm", button: "decision", value: decision),
+        ]
+    }
+
+    @Test("the device flow: the code is entered on the verification page, the user signs in and allows; tokens are cached")
     func deviceFlow() async throws {
         let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let email = SDKTest.email("device")
         try server.createUser(email: email, password: SDKTest.password)
         let client = try server.makeClient()
-        let browser = ScriptedBrowser(
-            steps: [
-                .submit(form: "device", button: "action", value: "continue"),
-                .submit(form: "signin", ["username": email, "password": SDKTest.password], button: "action", value: "password"),
-                .submit(form: "device-confirm", button: "decision", value: "allow"),
-            ], transport: server.transport)
-        let approval = Locked<Task<ScriptedPage, any Error>?>(nil)
-        let result = try await client.acquireTokenWithDeviceCode(scopes: ["openid", "offline_access"]) { code in
-            // The page with the code filled in (verification_uri_complete), as a QR code would open it.
-            let page = code.verificationURIComplete ?? code.verificationURI
-            approval.withLock { $0 = Task { try await browser.run(from: page) } }
-        }
-        let done = try #require(try await approval.withLock { $0 }?.value)
-        #expect(done.hasElement(id: "done"))
+        let (done, outcome) = try await Self.deviceSignIn(server, client, steps: Self.deviceSteps(email, decision: "allow"))
+        #expect(done.hasElement(id: "done"), "\(done.html)")
+        let result = try outcome.get()
         #expect(result.account.username == email)
         #expect(try await client.acquireTokenSilent(account: result.account).accessToken == result.accessToken)
     }
 
-    @Test(
-        "the device flow: deny on the verification page is userCanceled",
-        .enabled(if: serverHasDeviceGrant, "the server has no device authorization endpoint yet"))
+    @Test("the device flow: deny on the verification page is userCanceled")
     func deviceDenied() async throws {
         let server = try LatchTestServer.start(mode: .inProcess)
         defer { server.stop() }
         let email = SDKTest.email("denied")
         try server.createUser(email: email, password: SDKTest.password)
         let client = try server.makeClient()
-        let browser = ScriptedBrowser(
-            steps: [
-                .submit(form: "device", button: "action", value: "continue"),
-                .submit(form: "signin", ["username": email, "password": SDKTest.password], button: "action", value: "password"),
-                .submit(form: "device-confirm", button: "decision", value: "deny"),
-            ], transport: server.transport)
-        let error = await #expect(throws: LatchError.self) {
-            _ = try await client.acquireTokenWithDeviceCode(scopes: []) { code in
-                let page = code.verificationURIComplete ?? code.verificationURI
-                Task { try await browser.run(from: page) }
-            }
-        }
-        #expect(error?.code == .userCanceled)
-        #expect(error?.oauthError == "access_denied")
+        let (_, outcome) = try await Self.deviceSignIn(server, client, steps: Self.deviceSteps(email, decision: "deny"))
+        let error = try #require(
+            { () -> LatchError? in
+                if case .failure(let error) = outcome { return error as? LatchError }
+                return nil
+            }())
+        #expect(error.code == .userCanceled)
+        #expect(error.oauthError == "access_denied")
+        #expect(try await client.accounts().isEmpty)
     }
 }

@@ -13,7 +13,7 @@ struct ScriptedBrowserTests {
             <form id="signin" method="post" action="/default/login?x=1&amp;y=2">
               <input type="hidden" name="csrf_token" value="c&quot;1">
               <input type='hidden' name='interaction' value='i-2'>
-              <label for="username">E-mail</label><input id="username" name="username" type="email">
+              <label for="username">E-mail</label><input id="username" name="username" type="email" value="ada@example.com">
               <input id="password" name="password" type="password">
               <button name="action" value="password">Sign in</button>
               <button name="action" value="send_code" type="submit">E-mail me a code</button>
@@ -29,6 +29,7 @@ struct ScriptedBrowserTests {
         #expect(form.method == "POST")
         #expect(form.hiddenFields == ["csrf_token": "c\"1", "interaction": "i-2"])
         #expect(form.fieldNames == ["csrf_token", "interaction", "username", "password"])
+        #expect(form.defaultValues == ["csrf_token": "c\"1", "interaction": "i-2", "username": "ada@example.com"])
         #expect(
             form.buttons == [
                 ScriptedPage.Button(name: "action", value: "password"), ScriptedPage.Button(name: "action", value: "send_code"),
