@@ -86,12 +86,16 @@ extension CommandSpec {
     /// `latchd client create`.
     static let clientCreate = CommandSpec(
         words: ["client", "create"],
-        summary: "Create a public client, or with --confidential one with a secret.",
+        summary: "Create a public client, or with --confidential one with a secret, or with --jwks one with keys.",
         options: [
             .valued("id", "ID", "The client id.", required: true),
             .flag(
                 "confidential",
                 "A confidential client: prints a new client secret once (only its hash is stored)."),
+            .valued(
+                "jwks", "FILE",
+                "A confidential client authenticating with private_key_jwt: JWTs signed by a key of this JWKS "
+                    + "(RS256 or ES256 public keys); no secret."),
             tenant,
             .valued("name", "NAME", "Display name (default: the id)."),
             .valued("scope", "SCOPE", "A scope the client may request; others are declined.", repeatable: true),
@@ -110,6 +114,16 @@ extension CommandSpec {
         words: ["client", "rotate-secret"],
         summary: "Give a confidential client a new secret, printed once; the old one stops working.",
         options: [.valued("id", "ID", "The client id.", required: true), tenant, dataDirectory])
+
+    /// `latchd client set-jwks`.
+    static let clientSetJWKS = CommandSpec(
+        words: ["client", "set-jwks"],
+        summary: "Replace the private_key_jwt keys of a confidential client; assertions signed by others stop working.",
+        options: [
+            .valued("id", "ID", "The client id.", required: true),
+            .valued("jwks", "FILE", "The new JWKS (RS256 or ES256 public keys).", required: true),
+            tenant, dataDirectory,
+        ])
 
     /// `latchd client list`.
     static let clientList = CommandSpec(
@@ -258,7 +272,8 @@ extension CommandSpec {
 
     /// Every command, in the order the help lists them.
     static let all: [CommandSpec] = [
-        serve, tenantCreate, tenantUpdate, tenantList, clientCreate, clientRotateSecret, clientList, userCreate, userList,
+        serve, tenantCreate, tenantUpdate, tenantList, clientCreate, clientRotateSecret, clientSetJWKS, clientList, userCreate,
+        userList,
         keysList, keysRotate,
         keysRevoke, adminTokenCreate, adminTokenList, adminTokenRevoke, customTokenMint, idpAdd, idpList,
         idpRemove, outbox, audit,

@@ -28,13 +28,13 @@ public protocol Store: Sendable {
 /// Queries available inside ``Store/read(_:)`` and ``Store/write(_:)``: one protocol per aggregate.
 public protocol StoreReading:
     DirectoryReading, AccountReading, AuthMethodReading, FlowReading, SessionReading, OutboxReading, AdminTokenReading,
-    IdentityProviderReading, OobCodeReading
+    IdentityProviderReading, OobCodeReading, ClientKeyReading
 {}
 
 /// Changes available inside ``Store/write(_:)``: one protocol per aggregate.
 public protocol StoreWriting:
     StoreReading, DirectoryWriting, AccountWriting, AuthMethodWriting, FlowWriting, SessionWriting, OutboxWriting,
-    LimitWriting, AdminTokenWriting, IdentityProviderWriting, OobCodeWriting
+    LimitWriting, AdminTokenWriting, IdentityProviderWriting, OobCodeWriting, ClientKeyWriting
 {
     /// Deletes what has outlived its use: outbox messages created before `outboxBefore`, token
     /// families (with their refresh tokens) that expired or were revoked before `sessionsBefore`,
