@@ -81,11 +81,7 @@ struct PrivateKeyJWTFixture {
     func post(
         _ path: String, _ form: [String: String], headers: [String: String] = [:], tenant: String = "default"
     ) async throws -> WireResponse {
-        let body = form.sorted { $0.key < $1.key }
-            .map { "\(WireClient.encode($0.key))=\(WireClient.encode($0.value))" }.joined(separator: "&")
-        return try await WireClient(server).raw(
-            "POST", "/\(tenant)/\(path)", body: Data(body.utf8),
-            headers: ["Content-Type": "application/x-www-form-urlencoded"].merging(headers) { $1 })
+        try await ConfidentialClientFixture.post(server, path, form, headers: headers, tenant: tenant)
     }
 
     /// A `client_credentials` token request authenticated with `assertion`; `extra` adds members.

@@ -14,18 +14,22 @@ struct KeyClientCommandTests {
         return path
     }
 
+    /// A new data directory, and a directory for the JWKS files.
+    private static func directories() throws -> (data: String, files: String) {
+        let files = FileManager.default.temporaryDirectory.appendingPathComponent("jwks-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
+        return (LatchdProcess.temporaryDataDirectory(), files)
+    }
+
     private static func jwks(_ keys: [SigningKey]) -> String {
         String(decoding: try! JSONEncoder().encode(JWKSet(keys: keys.map(\.publicJWK))), as: UTF8.self)
     }
 
     @Test("creates a confidential client with keys and prints no secret; set-jwks replaces them")
     func create() throws {
-        let directory = LatchdProcess.temporaryDataDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (directory, files) = try Self.directories()
+        defer { [directory, files].forEach { try? FileManager.default.removeItem(atPath: $0) } }
         let data = ["--data-dir", directory]
-        let files = FileManager.default.temporaryDirectory.appendingPathComponent("jwks-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: files) }
         let rsa = try SigningKey.generate(.rs256, id: "k1")
         let ec = try SigningKey.generate(.es256, id: "k2")
         let first = try Self.file(Self.jwks([rsa, ec]), in: files, named: "first.json")
@@ -61,12 +65,9 @@ struct KeyClientCommandTests {
 
     @Test("unusable JWKS files, --confidential with --jwks, and public or unknown clients are refused")
     func refusals() throws {
-        let directory = LatchdProcess.temporaryDataDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let (directory, files) = try Self.directories()
+        defer { [directory, files].forEach { try? FileManager.default.removeItem(atPath: $0) } }
         let data = ["--data-dir", directory]
-        let files = FileManager.default.temporaryDirectory.appendingPathComponent("jwks-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: files) }
         let rsa = try SigningKey.generate(.rs256, id: "k1")
         let good = try Self.file(Self.jwks([rsa]), in: files, named: "good.json")
         let n = rsa.publicJWK.n ?? ""
