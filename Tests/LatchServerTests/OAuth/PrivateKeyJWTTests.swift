@@ -279,6 +279,14 @@ struct PrivateKeyJWTTests {
         #expect(throws: AuthFailure.unknownClient) {
             try admin.setClientKeys(tenant: tenant, id: "latch-dev", jwks: PrivateKeyJWTFixture.jwks())
         }
+        #expect(throws: AuthFailure.unknownClient) {
+            try admin.setClientKeys(tenant: tenant, id: "nobody", jwks: PrivateKeyJWTFixture.jwks())
+        }
+        // Keys given to a client with a secret: either method then works.
+        let secretClient = try ConfidentialClientFixture(server)
+        try admin.setClientKeys(tenant: tenant, id: "svc", jwks: PrivateKeyJWTFixture.jwks())
+        #expect(try await fixture.token(try fixture.assertion(["iss": "svc", "sub": "svc"])).status == 200)
+        #expect(try await secretClient.token().status == 200)
         #expect(throws: AuthFailure.invalidParameter(.jwks)) {
             try admin.setClientKeys(tenant: tenant, id: "svc-jwt", jwks: #"{"keys":[{"kty":"oct","k":"c2VjcmV0"}]}"#)
         }
