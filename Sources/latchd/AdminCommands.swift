@@ -36,8 +36,17 @@ enum AdminCommands {
             let recent = arguments.value("recent-sign-in-seconds") != nil
             let limits = try rateLimits(arguments)
             let mfa = try MFAOptions.changes(arguments)
+            let branding = try brandingChanges(arguments)
+            let sessionSeconds = try arguments.value("browser-session-seconds").map { text in
+                guard let seconds = Int(text), (60...31_536_000).contains(seconds) else {
+                    throw UsageError("--browser-session-seconds takes 60 to 31536000")
+                }
+                return seconds
+            }
             try withConsole(arguments) { admin in
                 let tenant = try admin.updateTenant(named: name) { settings in
+                    branding(&settings.branding)
+                    if let sessionSeconds { settings.browserSessionLifetime = sessionSeconds }
                     if grace { settings.refreshReuseGraceSeconds = changes.refreshReuseGraceSeconds }
                     if anonymous { settings.anonymousSignIn = changes.anonymousSignIn }
                     if recent { settings.recentSignInSeconds = changes.recentSignInSeconds }
@@ -272,6 +281,26 @@ enum AdminCommands {
                 throw UsageError("option '--recent-sign-in-seconds' is 1 to 86400, not '\(recent)'")
             }
             settings.recentSignInSeconds = seconds
+        }
+    }
+
+    /// The change `--brand-name`, `--brand-color` and `--logo-url` make to a tenant's branding,
+    /// checked before the data directory is opened.
+    private static func brandingChanges(_ arguments: Arguments) throws -> @Sendable (inout Branding) -> Void {
+        let name = arguments.value("brand-name")
+        let color = arguments.value("brand-color")
+        let logo = arguments.value("logo-url")
+        if let color, Branding(color: color).validColor == nil {
+            throw UsageError("--brand-color takes #rrggbb, not '\(color)'")
+        }
+        if let logo, Branding(logoURL: logo).validLogoURL == nil {
+            throw UsageError("--logo-url takes an https URL without quotes or spaces")
+        }
+        if let name, name.isEmpty || name.count > 100 { throw UsageError("--brand-name takes 1 to 100 characters") }
+        return { branding in
+            if let name { branding.displayName = name }
+            if let color { branding.color = color }
+            if let logo { branding.logoURL = logo }
         }
     }
 

@@ -70,6 +70,12 @@ extension CommandSpec {
         words: ["tenant", "update"], operands: ["NAME"],
         summary: "Change the settings of tenant NAME; running servers apply them within 2 seconds.",
         options: [
+            .valued("brand-name", "NAME", "The name the hosted sign-in pages show (default: the tenant name)."),
+            .valued("brand-color", "#RRGGBB", "The accent colour of the hosted pages' buttons and links."),
+            .valued("logo-url", "URL", "An https URL of the logo the hosted pages show."),
+            .valued(
+                "browser-session-seconds", "N",
+                "How long a hosted-page sign-in keeps the browser signed in (single sign-on; default 1209600, 14 days)."),
             .valued(
                 "refresh-grace-seconds", "N",
                 "Re-exchange a rotated refresh token whose successor is unused within N seconds (0 to 300)."),
