@@ -1,4 +1,5 @@
 import Foundation
+import LatchCrypto
 import LatchHTTP
 
 extension HostedPagesAPI {
@@ -12,7 +13,9 @@ extension HostedPagesAPI {
         _ call: inout PageCall, _ interaction: inout PageInteraction, form: [String: String], client: Client
     ) throws -> HTTPResponse {
         var context = ClientContext(tenant: call.tenant, client: client, remoteAddress: call.request.remoteAddress)
-        context.browserCookie = call.browserCookieValue()
+        // A fresh cookie value per step: only a sign-in that succeeds puts it (and the browser's
+        // earlier sessions) to use.
+        context.browserCookie = SecureRandom.token(byteCount: 32)
         do {
             switch interaction.stage {
             case .signIn:
@@ -165,6 +168,12 @@ extension HostedPagesAPI {
     ) throws -> HTTPResponse {
         switch outcome {
         case .browserSignedIn(let session):
+            if let renewed = context.browserCookie {
+                if let previous = call.browser {
+                    try services.browserSessions.move(from: previous, to: renewed, tenant: call.tenant)
+                }
+                call.setBrowserCookie(renewed)
+            }
             interaction.signedIn = session.id
             interaction.selected = nil
             interaction.flow = nil
