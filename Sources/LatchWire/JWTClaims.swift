@@ -37,6 +37,8 @@ public struct JWTClaims: Codable, Sendable, Equatable {
     public var name: String?
     /// The username the user signs in with.
     public var preferredUsername: String?
+    /// The authorization request's `nonce`, in ID tokens (OpenID Connect Core § 2).
+    public var nonce: String?
 
     /// Creates a claim set.
     public init(iss: String, sub: String, aud: String, exp: Int, iat: Int, nbf: Int) {
@@ -49,7 +51,7 @@ public struct JWTClaims: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, exp, iat, nbf, jti, amr, acr, scp, sid, tid, email, name
+        case iss, sub, aud, exp, iat, nbf, jti, amr, acr, scp, sid, tid, email, name, nonce
         case authTime = "auth_time"
         case clientID = "client_id"
         case emailVerified = "email_verified"

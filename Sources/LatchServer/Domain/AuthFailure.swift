@@ -101,6 +101,12 @@ public enum AuthFailure: Error, Sendable, Equatable {
     case providerAlreadyLinked
     /// The address given with a code is not the one the code was sent to (e-mail link sign-in).
     case codeAddressMismatch
+    /// An authorization code (or the PKCE verifier, redirect URI or client presented with it) is
+    /// refused (RFC 6749 § 5.2 `invalid_grant`); the text says why, without the code.
+    case invalidAuthorizationCode(String)
+    /// The hosted pages' anti-forgery check failed: the form's token does not match the browser's
+    /// cookie, or the page's state is unreadable or too old.
+    case invalidPageState
 }
 
 /// The inputs a domain call can find missing or invalid. Each wire family maps them to its own
@@ -163,6 +169,12 @@ public enum AuthParameter: String, Sendable, Equatable, CaseIterable {
     case newEmail
     /// Where the app wants the user to land after an out-of-band action (`continueUrl`).
     case continueURL
+    /// `code` (an authorization code).
+    case code
+    /// `code_verifier`.
+    case codeVerifier
+    /// `redirect_uri`.
+    case redirectURI
 }
 
 /// Why a password was refused (NIST SP 800-63B § 3.1.1.2).

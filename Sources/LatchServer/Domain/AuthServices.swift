@@ -34,6 +34,8 @@ public struct AuthServices: Sendable {
     public let oobCodes: OobCodeService
     /// The anti-forgery tokens of the hosted action page's forms.
     public let actionForms: ActionFormGuard
+    /// The authorization endpoint's rules and the `authorization_code` grant.
+    public let authorization: AuthorizationService
     /// Administration.
     public let admin: AdminService
     /// Per-source rate limits.
@@ -110,6 +112,8 @@ public struct AuthServices: Sendable {
             store: store, clock: clock, limiter: limiter, sealer: sealer, hasher: hasher, policy: policy,
             accounts: accounts, tokens: tokens, deliverable: deliverable, outboxChanged: outboxChanged)
         actionForms = try ActionFormGuard(masterKey: masterKey)
+        authorization = AuthorizationService(
+            store: store, clock: clock, directory: directory, limiter: limiter, tokens: tokens)
         admin = AdminService(
             store: store, clock: clock, keyRing: keyRing, sealer: sealer, hasher: hasher, policy: policy,
             customTokens: customTokens)

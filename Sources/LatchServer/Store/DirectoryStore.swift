@@ -30,6 +30,8 @@ public protocol DirectoryWriting: DirectoryReading {
     func updateSettings(_ settings: TenantSettings, tenantID: String) throws -> Bool
     /// Adds a client; ``StoreError/conflict`` if the id is taken in the tenant.
     func insert(_ client: Client) throws
+    /// Lets client `clientID` redirect to any loopback address (the development client).
+    func setAcceptsAnyLoopbackRedirect(clientID: String, tenantID: String) throws
     /// Replaces the secret hash of confidential client `clientID` of `tenantID` (RFC 6749 § 2.3.1);
     /// `false` when there is no such confidential client.
     func updateSecretHash(_ hash: String, clientID: String, tenantID: String) throws -> Bool

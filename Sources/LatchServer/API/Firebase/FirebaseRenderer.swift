@@ -111,7 +111,8 @@ struct FirebaseRenderer: ErrorRenderer {
             return Self.response(400, "FEDERATED_USER_ID_ALREADY_LINKED")
         case .providerAlreadyLinked:
             return Self.response(400, "PROVIDER_ALREADY_LINKED")
-        case .outOfOrder, .unauthorizedClient, .unsupportedChallengeType, .codeAttemptsExceeded,
+        case .outOfOrder, .unauthorizedClient, .unsupportedChallengeType, .codeAttemptsExceeded, .invalidAuthorizationCode,
+            .invalidPageState,
             .invalidContinuationToken, .continuationTokenExpired, .invalidAttributes, .invalidScope, .deliveryUnavailable,
             .invalidVerificationContact, .verificationContactBlocked,
             .claimsChallenge, .protectionPolicyRequired, .invalidClientAuthentication, .multipleClientAuthentications:

@@ -78,8 +78,15 @@ struct NativeAuthAPI: Sendable {
         registerMethodRoutes(in: &router)
         route(&router, "/{tenant}/oauth2/v2.0/token", mayBlock: Self.carriesPassword) { call in
             let form = call.form
+            // A registered grant list (or a third-party client's defaults) limits every grant.
+            if let grant = form["grant_type"], GrantType.all.contains(grant), !call.context.client.allows(grant: grant) {
+                throw AuthFailure.unauthorizedClient("the \(grant) grant is not allowed for this client")
+            }
             if form["grant_type"] == "client_credentials" {
                 return try ConfidentialClientEndpoints.clientCredentials(form, context: call.context, services: services)
+            }
+            if form["grant_type"] == GrantType.authorizationCode {
+                return try AuthorizationCodeGrant.respond(form, context: call.context, services: services)
             }
             let request = TokenRequest(
                 grant: try NativeAuthParameters.tokenGrant(form), scope: form["scope"],
@@ -97,6 +104,9 @@ struct NativeAuthAPI: Sendable {
                 return renderer.methodRegistrationRequired(continuationToken: token, request: call.request)
             case .browserRequired(let reason):
                 return NativeAuthRenderer.browserRequired(reason)
+            case .browserSignedIn:
+                // Only the hosted pages set a browser cookie on their context.
+                throw AuthFailure.outOfOrder("a browser sign-in cannot finish at the token endpoint")
             }
         }
         route(&router, "/{tenant}/resetpassword/v1.0/start") { call in

@@ -204,6 +204,11 @@ struct NativeAuthRenderer: ErrorRenderer {
         case .codeAddressMismatch:
             envelope = .init(
                 error: .invalidRequest, errorDescription: "The address is not the one the code was sent to.")
+        case .invalidAuthorizationCode(let why):
+            envelope = .init(error: .invalidGrant, errorDescription: why)
+        case .invalidPageState:
+            // The hosted pages' own failure; it cannot reach this wire.
+            envelope = .init(error: .invalidRequest, errorDescription: "The request was refused.")
         case .invalidCustomToken, .customTokenMismatch:
             // Custom tokens exist on the account API only.
             envelope = .init(error: .invalidGrant, errorDescription: "The custom token is not valid for this tenant.")
@@ -285,6 +290,9 @@ struct NativeAuthRenderer: ErrorRenderer {
         case .requestType: "request_type"
         case .newEmail: "new_email"
         case .continueURL: "continue_url"
+        case .code: "code"
+        case .codeVerifier: "code_verifier"
+        case .redirectURI: "redirect_uri"
         }
     }
 

@@ -199,6 +199,8 @@ public struct AdminService: Sendable {
             try createClient(tenant: tenant, id: "latch-dev", name: "Latch development client")
             created = true
         }
+        // RFC 8252 § 7.3: tools and tests redirect to a loopback listener on any port and path.
+        try store.write { tx in try tx.setAcceptsAnyLoopbackRedirect(clientID: "latch-dev", tenantID: tenant.id) }
         return created
     }
 }

@@ -6,6 +6,10 @@ public struct ClientContext: Sendable {
     public var client: Client
     /// The peer address.
     public var remoteAddress: String
+    /// The hosted pages' browser cookie: when set, a sign-in that succeeds starts a
+    /// ``BrowserSession`` for this browser instead of issuing tokens to the client (the
+    /// authorization endpoint then issues a code).
+    public var browserCookie: String?
 
     /// Creates a context.
     public init(tenant: Tenant, client: Client, remoteAddress: String) {

@@ -38,6 +38,14 @@ public struct AuditEvent: Sendable, Equatable {
         public static let secondFactorRequired = Kind(rawValue: "second_factor_required")
         /// A user registered a strong authentication method; the detail names its channel.
         public static let authMethodRegistered = Kind(rawValue: "auth_method_registered")
+        /// The authorization endpoint issued a code (RFC 6749 § 4.1.2).
+        public static let authorizationCodeIssued = Kind(rawValue: "authorization_code_issued")
+        /// A used authorization code was presented again; the session it started was revoked.
+        public static let authorizationCodeReplayed = Kind(rawValue: "authorization_code_replayed")
+        /// The user consented to a third-party client's scopes.
+        public static let consentGranted = Kind(rawValue: "consent_granted")
+        /// A browser signed out (RP-initiated logout).
+        public static let browserSignedOut = Kind(rawValue: "browser_signed_out")
     }
 
     /// Row id (0 before insert).

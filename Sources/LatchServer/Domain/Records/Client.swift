@@ -25,6 +25,20 @@ public struct Client: Sendable, Equatable {
     /// A confidential client's secret as ``ClientSecret/hash(_:)``; `nil` for public clients
     /// (RFC 6749 § 2.3.1; the secret itself is never stored).
     public var secretHash: String?
+    /// The redirection endpoints registered for the authorization code flow (RFC 6749 § 3.1.2.2),
+    /// compared exactly; a loopback `http` one matches on any port (RFC 8252 § 7.3). See ``RedirectURIRule``.
+    public var redirectURIs: [String] = []
+    /// The grant types the client may use at the token endpoint (RFC 7591 § 2 names); empty allows
+    /// the defaults of its kind (``Client/effectiveGrantTypes``).
+    public var grantTypes: [String] = []
+    /// A third-party client (not the tenant's own app): the user consents to what it asks for on
+    /// the hosted consent page, and it may not use the browserless grants.
+    public var thirdParty = false
+    /// Where RP-initiated logout may send the browser back to (OpenID Connect RP-Initiated Logout
+    /// 1.0 § 3), compared like redirect URIs.
+    public var postLogoutRedirectURIs: [String] = []
+    /// The development client: any loopback redirect is registered (`latchd serve --dev`).
+    public var acceptsAnyLoopbackRedirect = false
 
     /// Creates a client record.
     public init(
@@ -38,6 +52,20 @@ public struct Client: Sendable, Equatable {
         self.allowedScopes = allowedScopes
         self.createdAt = createdAt
     }
+
+    /// The grant types that work for this client: the registered ones, else the defaults —
+    /// `authorization_code`, `refresh_token` and the device grant for every client, the native-auth
+    /// grants for first-party clients, `client_credentials` for confidential ones.
+    public var effectiveGrantTypes: Set<String> {
+        if !grantTypes.isEmpty { return Set(grantTypes) }
+        var grants: Set<String> = [GrantType.authorizationCode, GrantType.refreshToken, GrantType.deviceCode]
+        if !thirdParty { grants.formUnion(GrantType.nativeAuth) }
+        if !isPublic { grants.insert(GrantType.clientCredentials) }
+        return grants
+    }
+
+    /// Whether the client may use `grant` at the token endpoint.
+    public func allows(grant: String) -> Bool { effectiveGrantTypes.contains(grant) }
 
     /// A new random API key: 32 random bytes, base64url (43 characters).
     public static func makeAPIKey() -> String { SecureRandom.token(byteCount: 32) }

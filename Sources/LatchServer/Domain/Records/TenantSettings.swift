@@ -53,6 +53,11 @@ public struct TenantSettings: Codable, Sendable, Equatable {
     /// How recent (seconds since `auth_time`) a sign-in must be for the account API to change
     /// the e-mail or password, or delete the account.
     public var recentSignInSeconds: Int = 300
+    /// Seconds a hosted-page sign-in keeps the browser signed in (single sign-on for later
+    /// authorization requests), 14 days by default.
+    public var browserSessionLifetime: Int = 14 * 24 * 3600
+    /// How the hosted pages present the tenant.
+    public var branding = Branding()
 
     /// Default settings.
     public init() {}
@@ -86,6 +91,8 @@ public struct TenantSettings: Codable, Sendable, Equatable {
         mfa = try value(.mfa, defaults.mfa)
         anonymousSignIn = try value(.anonymousSignIn, defaults.anonymousSignIn)
         recentSignInSeconds = try value(.recentSignInSeconds, defaults.recentSignInSeconds)
+        browserSessionLifetime = try value(.browserSessionLifetime, defaults.browserSessionLifetime)
+        branding = try value(.branding, defaults.branding)
     }
 
     /// The longest a token signed now can stay valid; retired keys stay published this long.

@@ -1,4 +1,5 @@
 import Foundation
+import LatchCrypto
 
 /// What a proven identity gets at the end of any sign-in, on any wire.
 public enum SessionOutcome: Sendable, Equatable {
@@ -11,6 +12,8 @@ public enum SessionOutcome: Sendable, Equatable {
     /// A second factor (or a method registration) is required and the client cannot run it
     /// natively.
     case browserRequired(BrowserReason)
+    /// A hosted-page sign-in finished: the browser is signed in with this session.
+    case browserSignedIn(BrowserSession)
 }
 
 /// A strong authentication method a user can prove as a second factor.
@@ -49,6 +52,8 @@ public struct SessionIssuer: Sendable {
         case methodRegistration(continuationToken: String)
         /// A second factor is required and the client cannot run it.
         case browser(BrowserReason)
+        /// A browser session was added to the transaction.
+        case browserSession(BrowserSession)
     }
 
     /// Clears the failure count the sign-in was counted on, starts the session and audits the
@@ -81,6 +86,19 @@ public struct SessionIssuer: Sendable {
                 tx, context: context, user: user, scopes: scopes, amr: amr, flow: flow, device: device)
         }
         let now = clock.now()
+        if let cookie = context.browserCookie {
+            let session = BrowserSession(
+                id: SecureIdentifier.make(), tenantID: context.tenant.id, browserHash: Digest.sha256Hex(cookie),
+                userID: user.id, amr: amr, authTime: now, createdAt: now,
+                expiresAt: now.addingTimeInterval(TimeInterval(max(60, context.tenant.settings.browserSessionLifetime))))
+            try tx.insert(session)
+            try tx.insert(
+                AuditEvent(
+                    tenantID: context.tenant.id, at: now, kind: .signInSucceeded, userID: user.id,
+                    clientID: context.client.id, remoteAddress: context.remoteAddress,
+                    detail: "amr=\(amr.joined(separator: ",")) browser"))
+            return .browserSession(session)
+        }
         let session = try tokens.startSession(tx, context: context, user: user, scopes: scopes, amr: amr, authTime: now)
         try tx.insert(
             AuditEvent(
@@ -138,6 +156,8 @@ public struct SessionIssuer: Sendable {
             return .methodRegistrationRequired(continuationToken: token)
         case .browser(let reason):
             return .browserRequired(reason)
+        case .browserSession(let session):
+            return .browserSignedIn(session)
         }
     }
 }

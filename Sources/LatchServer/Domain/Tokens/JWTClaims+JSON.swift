@@ -24,6 +24,7 @@ extension JWTClaims {
         writer.member("email_verified", emailVerified)
         writer.member("name", name)
         writer.member("preferred_username", preferredUsername)
+        writer.member("nonce", nonce)
         return writer.finish()
     }
 }

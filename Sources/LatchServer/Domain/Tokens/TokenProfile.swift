@@ -17,6 +17,8 @@ public struct TokenSubject: Sendable {
     public var scopes: [String]
     /// The issue instant, whole seconds since the Unix epoch.
     public var issuedAt: Int
+    /// The authorization request's `nonce`, for the ID token (OpenID Connect Core § 3.1.2.1).
+    public var nonce: String?
 }
 
 /// The claim sets of one issue: the access token's and, when `openid` was granted, the ID token's.
@@ -66,6 +68,7 @@ public struct OIDCTokenProfile: TokenProfile {
         if subject.scopes.contains("openid") {
             var idClaims = claims
             idClaims.exp = now + settings.idTokenLifetime
+            idClaims.nonce = subject.nonce
             id = idClaims
         }
         return TokenClaimSets(access: access, id: id)

@@ -44,11 +44,12 @@ public final class TokenService: Sendable {
 
     /// Adds a session for `user` to `tx`: a token family and, with `offline_access`, its first refresh token.
     func startSession(
-        _ tx: any StoreWriting, context: ClientContext, user: User, scopes: ScopeSet, amr: [String], authTime: Date
+        _ tx: any StoreWriting, context: ClientContext, user: User, scopes: ScopeSet, amr: [String], authTime: Date,
+        familyID: String = UUID().uuidString.lowercased()
     ) throws -> NewSession {
         let now = clock.now()
         let family = TokenFamily(
-            id: UUID().uuidString.lowercased(), tenantID: context.tenant.id, clientID: context.client.id,
+            id: familyID, tenantID: context.tenant.id, clientID: context.client.id,
             userID: user.id, scopes: scopes.values, amr: amr, authTime: authTime, createdAt: now,
             expiresAt: now.addingTimeInterval(TimeInterval(context.tenant.settings.refreshTokenLifetime)))
         try tx.insert(family)
@@ -63,12 +64,14 @@ public final class TokenService: Sendable {
 
     /// Signs the access and ID tokens of a committed session, with the claims of the profile.
     func issue(
-        context: ClientContext, user: User, family: TokenFamily, scopes: ScopeSet, refreshToken: String?
+        context: ClientContext, user: User, family: TokenFamily, scopes: ScopeSet, refreshToken: String?,
+        nonce: String? = nil
     ) throws -> IssuedTokens {
         let tenant = context.tenant
-        let subject = TokenSubject(
+        var subject = TokenSubject(
             issuer: issuer(for: tenant), tenant: tenant, client: context.client, user: user, family: family,
             scopes: scopes.values, issuedAt: Int(clock.now().timeIntervalSince1970))
+        subject.nonce = nonce
         let claims = profile.claims(for: subject)
         let accessToken = try signer.sign(claims.access.jsonBytes(), type: "at+jwt", tenant: tenant)
         let idToken = try claims.id.map { try signer.sign($0.jsonBytes(), type: "JWT", tenant: tenant) }

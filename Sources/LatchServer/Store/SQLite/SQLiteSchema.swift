@@ -353,5 +353,53 @@ enum SQLiteSchema {
         // Confidential clients (RFC 6749 § 2.3.1): the SHA-256 of the client secret, never the secret;
         // NULL for public clients.
         SQLiteMigration("019_client_secrets", "ALTER TABLE clients ADD COLUMN client_secret_hash TEXT;"),
+        // Browser flows (RFC 6749 § 4.1): each client's redirect URIs, grant types and party; the
+        // hosted pages' browser sessions (the SHA-256 of the cookie), authorization codes (their
+        // SHA-256; kept after use until expiry, to revoke on a replay) and consents.
+        SQLiteMigration(
+            "020_browser_flows",
+            """
+            ALTER TABLE clients ADD COLUMN redirect_uris TEXT NOT NULL DEFAULT '';
+            ALTER TABLE clients ADD COLUMN grant_types TEXT NOT NULL DEFAULT '';
+            ALTER TABLE clients ADD COLUMN third_party INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE clients ADD COLUMN post_logout_redirect_uris TEXT NOT NULL DEFAULT '';
+            ALTER TABLE clients ADD COLUMN any_loopback_redirect INTEGER NOT NULL DEFAULT 0;
+            CREATE TABLE browser_sessions (
+                id TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                browser_hash TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                amr TEXT NOT NULL,
+                auth_time INTEGER NOT NULL,
+                created_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL
+            );
+            CREATE INDEX browser_sessions_browser ON browser_sessions(browser_hash, tenant_id);
+            CREATE TABLE authorization_codes (
+                code_hash TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                client_id TEXT NOT NULL,
+                redirect_uri TEXT NOT NULL,
+                code_challenge TEXT,
+                nonce TEXT,
+                scopes TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                session_id TEXT NOT NULL,
+                amr TEXT NOT NULL,
+                auth_time INTEGER NOT NULL,
+                created_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL,
+                used_at INTEGER,
+                family_id TEXT
+            );
+            CREATE TABLE consents (
+                tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                user_id TEXT NOT NULL,
+                client_id TEXT NOT NULL,
+                scopes TEXT NOT NULL,
+                granted_at INTEGER NOT NULL,
+                PRIMARY KEY (tenant_id, user_id, client_id)
+            );
+            """),
     ]
 }

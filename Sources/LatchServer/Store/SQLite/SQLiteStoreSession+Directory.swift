@@ -61,15 +61,23 @@ extension SQLiteStoreSession {
         try run(
             """
             INSERT INTO clients (tenant_id, id, name, is_public, allowed_scopes, created_at, attestation_key_ids, api_key,
-                client_secret_hash)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                client_secret_hash, redirect_uris, grant_types, third_party, post_logout_redirect_uris,
+                any_loopback_redirect)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(client.tenantID), .text(client.id), .text(client.name), .integer(client.isPublic ? 1 : 0),
                 SQLiteValue(words: client.allowedScopes), SQLiteValue(client.createdAt),
                 SQLiteValue(words: client.attestationKeyIDs), .text(client.apiKey),
-                client.secretHash.map { .text($0) } ?? .null,
+                client.secretHash.map { .text($0) } ?? .null, SQLiteValue(words: client.redirectURIs),
+                SQLiteValue(words: client.grantTypes), .integer(client.thirdParty ? 1 : 0),
+                SQLiteValue(words: client.postLogoutRedirectURIs), .integer(client.acceptsAnyLoopbackRedirect ? 1 : 0),
             ])
+    }
+
+    func setAcceptsAnyLoopbackRedirect(clientID: String, tenantID: String) throws {
+        try run(
+            "UPDATE clients SET any_loopback_redirect = 1 WHERE tenant_id = ? AND id = ?", [.text(tenantID), .text(clientID)])
     }
 
     func updateSecretHash(_ hash: String, clientID: String, tenantID: String) throws -> Bool {
@@ -86,6 +94,11 @@ extension SQLiteStoreSession {
         client.attestationKeyIDs = row.words("attestation_key_ids")
         client.apiKey = try row.requiredString("api_key")
         client.secretHash = row.string("client_secret_hash")
+        client.redirectURIs = row.words("redirect_uris")
+        client.grantTypes = row.words("grant_types")
+        client.thirdParty = row.flag("third_party")
+        client.postLogoutRedirectURIs = row.words("post_logout_redirect_uris")
+        client.acceptsAnyLoopbackRedirect = row.flag("any_loopback_redirect")
         return client
     }
 }

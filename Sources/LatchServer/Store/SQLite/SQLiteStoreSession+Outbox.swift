@@ -103,6 +103,8 @@ extension SQLiteStoreSession {
         try run("DELETE FROM outbox WHERE created_at < ?", [SQLiteValue(outboxBefore)])
         try run("DELETE FROM code_sends WHERE at < ?", [SQLiteValue(outboxBefore)])
         try run("DELETE FROM oob_codes WHERE expires_at < ?", [SQLiteValue(sessionsBefore)])
+        try run("DELETE FROM authorization_codes WHERE expires_at < ?", [SQLiteValue(sessionsBefore)])
+        try run("DELETE FROM browser_sessions WHERE expires_at < ?", [SQLiteValue(sessionsBefore)])
         // An unknown address's failures are forgotten a month after its last attempt.
         try run(
             "DELETE FROM address_attempts WHERE updated_at < ?", [SQLiteValue(outboxBefore.addingTimeInterval(-29 * 86_400))])
