@@ -5,15 +5,18 @@ Usage: browser_flow.py --base URL --log LATCHD_LOG --latchd BIN --data-dir DIR -
 
 run-browser-tests.sh starts latchd and stops it. The flow, in one browser profile (English):
 discovery → a third-party client (`latchd client create --third-party`) → sign-in page → sign-up →
-the code from the outbox (latchd's log) → consent → the redirect with code, state and iss → the code
-exchanged with PKCE → a second authorize is silent (SSO) → prompt=none with the session → the
-device-code page (approved in the browser, polled over HTTP) → RP-initiated logout →
-prompt=none answers login_required → a password sign-in redirects straight to the client → an
-unknown client gets an error page, no redirect. Then a Hebrew profile (`ui_locales=he`,
-Accept-Language he): every page `<html lang="he" dir="rtl">`, sign-up → code → consent → redirect,
-and the device page. Every latchd page is checked for its CSP (no 'unsafe-inline',
-frame-ancestors 'none'), X-Frame-Options DENY and Cache-Control no-store, cookies for HttpOnly,
-SameSite=Lax and the tenant path, and is saved as a PNG under --artifacts.
+the code from the outbox (latchd's log; a wrong one first) → consent → the redirect with code, state
+and iss → the code exchanged with PKCE → a second authorize is silent (SSO) →
+response_mode=form_post → prompt=none with the session → the device-code page (approved in the
+browser, polled over HTTP) → RP-initiated logout → prompt=none answers login_required → the
+sign-in page in Polish → a password sign-in redirects straight to the client → an unknown client
+gets an error page, no redirect. Then a Hebrew profile (`ui_locales=he`, Accept-Language he): every
+page `<html lang="he" dir="rtl">`, sign-up → code → consent → redirect, and the device page.
+
+Every latchd page is checked for its CSP (no 'unsafe-inline', frame-ancestors 'none'),
+X-Frame-Options DENY and Cache-Control no-store, its cookies for HttpOnly, SameSite=Lax and the
+tenant path, and a `<label for>` on every field (the wrong code's error tied to its field), and is
+saved as a PNG under --artifacts.
 
 A navigation the CSP blocks (say `form-action 'self'` against the redirect to the client after a
 form's POST) leaves Chromium on the page it posted from; every form post here waits for the page to
@@ -85,7 +88,19 @@ def check_page(browser, form_id, name, language="en"):
     expect((attributes["lang"] or "").split("-")[0] == language and attributes["dir"] == direction,
            f'<html lang="{language}" dir="{direction}"> on the {name} page', attributes)
     check_cookie_attributes(browser.cookies(), f"after the {name} page", path_prefix=f"/{TENANT}")
+    check_labels(browser, name)
     return document
+
+
+def check_labels(browser, name):
+    """Every field a person fills in has an id and a `<label for>` naming it (the pages contract)."""
+    fields = browser.driver.find_elements(
+        By.CSS_SELECTOR, "form input:not([type=hidden]):not([type=submit]):not([type=button]), form select, form textarea")
+    labelled = {label.get_attribute("for") for label in browser.driver.find_elements(By.CSS_SELECTOR, "label[for]")}
+    for field in fields:
+        field_id = field.get_attribute("id")
+        expect(field_id and field_id in labelled, f"a <label for> for the field {field.get_attribute('name')} "
+               f"on the {name} page", f"id {field_id!r}, labels for {sorted(labelled)}")
 
 
 def fill(browser, form_id, fields):
@@ -291,8 +306,18 @@ def english_run():
 
     def sign_up_and_code():
         code = sign_up(browser, address, password, "en", state["first"])
+        wrong = "".join("1" if ch != "1" else "2" for ch in code)
+        submit(browser, "code", "action", "verify_code", {"code": wrong})
+        check_page(browser, "code", "code (a wrong code)")
+        field = browser.driver.find_element(By.CSS_SELECTOR, "form#code [name='code']")
+        errors = browser.driver.find_elements(By.CSS_SELECTOR, "#code-error[role=alert]")
+        expect(errors and errors[0].text.strip(), 'a <p id="code-error" role="alert"> with a message', browser.describe())
+        expect(field.get_attribute("aria-invalid") == "true" and "code-error" in (field.get_attribute("aria-describedby") or ""),
+               'the code field aria-invalid="true" aria-describedby="code-error"',
+               f"aria-invalid={field.get_attribute('aria-invalid')!r} aria-describedby={field.get_attribute('aria-describedby')!r}")
+        message = errors[0].text.strip()
         submit(browser, "code", "action", "verify_code", {"code": code})
-        return address
+        return f"{address}; a wrong code first: {message!r}"
 
     def consent():
         check_page(browser, "consent", "consent")
@@ -331,6 +356,39 @@ def english_run():
         code = check_code_redirect(parameters, request, "silent authorize")
         state["dev_tokens"] = exchange(request, code)
         return "straight to the client"
+
+    def form_post():
+        request = authorize_url(DEV_CLIENT, response_mode="form_post")
+        since = target.count()
+        browser.driver.get(request["url"])
+        hit = target.wait_for(since, timeout=3)
+        if hit is None:
+            # Without script the page shows its form: a person presses its button.
+            forms = browser.form_ids()
+            expect(forms, "a POST to the redirect URI, or a page whose form posts there", browser.describe())
+            browser.screenshot("form-post")
+            document = latchd_document(browser, "the form_post page")
+            check_page_headers(document["headers"], "the form_post page")
+            buttons = browser.driver.find_elements(By.CSS_SELECTOR, "form button, form input[type=submit]")
+            expect(buttons, "a button on the form_post page", browser.describe())
+            form = browser.driver.find_element(By.TAG_NAME, "form")
+            buttons[0].click()
+            try:
+                WebDriverWait(browser.driver, 10).until(expected_conditions.staleness_of(form))
+            except TimeoutException:
+                raise Failure("the form_post form to post to the client",
+                              f"the browser stayed on the page (console: {browser.console()})")
+        hit = target.wait_for(since, timeout=10)
+        expect(hit and hit["method"] == "POST" and hit["path"] == "/callback",
+               "a POST to the redirect URI (response_mode=form_post)", hit or browser.describe())
+        check_code_redirect(hit["form"], request, "form_post")
+        return "code, state and iss in the POST body"
+
+    def polish():
+        request = authorize_url(DEV_CLIENT, ui_locales="pl")
+        browser.driver.get(request["url"])
+        check_page(browser, "signin", "sign-in (Polish)", "pl")
+        return '<html lang="pl" dir="ltr">'
 
     def prompt_none_with_session():
         request = authorize_url(DEV_CLIENT, prompt="none")
@@ -432,10 +490,12 @@ def english_run():
     steps.run("the SSO cookie is HttpOnly, SameSite=Lax, under the tenant", session_cookie)
     steps.run("the code exchanged with PKCE", exchange_code)
     steps.run("a second authorize is silent (SSO)", silent_authorize)
+    steps.run("response_mode=form_post with the session", form_post)
     steps.run("prompt=none with the session", prompt_none_with_session)
     steps.run("the device-code page", device_page)
     steps.run("RP-initiated logout", logout)
     steps.run("prompt=none after logout", prompt_none_without_session)
+    steps.run("the sign-in page in Polish (ui_locales=pl)", polish)
     steps.run("password sign-in redirects to the client", password_sign_in)
     steps.run("an unknown client gets an error page", unknown_client_page)
     browser.quit()
