@@ -84,6 +84,7 @@ public final class LatchServerApp: Sendable {
         NativeAuthAPI(services: services, renderer: NativeAuthRenderer(clock: configuration.clock), log: log)
             .register(in: &router)
         OAuthAPI(services: services, log: log).register(in: &router)
+        HostedPagesAPI(services: services, log: log).register(in: &router)
         FirebaseAPI(services: services, renderer: FirebaseRenderer(), log: log).register(in: &router)
         let authenticator = AdminAuthenticator(store: store, clock: configuration.clock, rootToken: adminToken)
         FirebaseAdminAPI(services: services, authenticator: authenticator, emulator: configuration.emulator, log: log)

@@ -36,6 +36,10 @@ public struct AuthServices: Sendable {
     public let actionForms: ActionFormGuard
     /// The authorization endpoint's rules and the `authorization_code` grant.
     public let authorization: AuthorizationService
+    /// The hosted pages' browser sessions (single sign-on).
+    public let browserSessions: BrowserSessionService
+    /// Seals the hosted pages' interaction state into their forms.
+    public let pageState: PageStateSealer
     /// Administration.
     public let admin: AdminService
     /// Per-source rate limits.
@@ -112,6 +116,8 @@ public struct AuthServices: Sendable {
             store: store, clock: clock, limiter: limiter, sealer: sealer, hasher: hasher, policy: policy,
             accounts: accounts, tokens: tokens, deliverable: deliverable, outboxChanged: outboxChanged)
         actionForms = try ActionFormGuard(masterKey: masterKey)
+        pageState = try PageStateSealer(masterKey: masterKey)
+        browserSessions = BrowserSessionService(store: store, clock: clock)
         authorization = AuthorizationService(
             store: store, clock: clock, directory: directory, limiter: limiter, tokens: tokens)
         admin = AdminService(
