@@ -63,8 +63,6 @@ def discovery():
     document = response.json()
     for field in ("issuer", "authorization_endpoint", "token_endpoint", "jwks_uri", "revocation_endpoint"):
         expect(document.get(field, "").startswith("https://"), f"an https {field} in discovery", document.get(field))
-    expect("S256" in document.get("code_challenge_methods_supported", []), "S256 in code_challenge_methods_supported",
-           document.get("code_challenge_methods_supported"))
     state["discovery"] = document
     return document["issuer"]
 
@@ -148,6 +146,8 @@ def post(response, form, fields, button):
 
 
 def authorize_and_exchange():
+    expect("S256" in state["discovery"].get("code_challenge_methods_supported", []),
+           "S256 in discovery's code_challenge_methods_supported", state["discovery"].get("code_challenge_methods_supported"))
     client = session()
     state["client"] = client
     verifier = secrets.token_urlsafe(48)
@@ -177,7 +177,8 @@ def validate_id_token():
     def decode(id_token, nonce=state["nonce"], client_id=CLIENT):
         claims = jwt.decode(
             id_token, keys, claims_cls=CodeIDToken,
-            claims_options={"iss": {"essential": True, "value": state["discovery"]["issuer"]}},
+            claims_options={"iss": {"essential": True, "value": state["discovery"]["issuer"]},
+                            "aud": {"essential": True, "value": client_id}},
             claims_params={"nonce": nonce, "client_id": client_id, "access_token": token["access_token"]})
         claims.validate(now=int(time.time()), leeway=5)
         return claims
@@ -201,7 +202,8 @@ def validate_id_token():
         refusals.append(type(error).__name__)
     else:
         raise Failure("authlib to refuse an ID token with a forged signature", "it was accepted")
-    return (f"{claims.header.get('alg')} kid {claims.header.get('kid')}; iss, aud, nonce, exp, at_hash; "
+    checked = "iss, aud, nonce, exp" + (", at_hash" if "at_hash" in claims else "")
+    return (f"{claims.header.get('alg')} kid {claims.header.get('kid')}; {checked}; "
             f"wrong nonce, audience, signature refused: {', '.join(refusals)}")
 
 

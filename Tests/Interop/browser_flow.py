@@ -9,8 +9,8 @@ the code from the outbox (latchd's log; a wrong one first) → consent → the r
 and iss → the code exchanged with PKCE → a second authorize is silent (SSO) →
 response_mode=form_post → prompt=none with the session → the device-code page (approved in the
 browser, polled over HTTP) → RP-initiated logout → prompt=none answers login_required → the
-sign-in page in Polish → a password sign-in redirects straight to the client → an unknown client
-gets an error page, no redirect. Then a Hebrew profile (`ui_locales=he`, Accept-Language he): every
+sign-in page in Polish → a password sign-in redirects straight to the client → prompt=consent and
+"deny" answer access_denied → an unknown client gets an error page, no redirect. Then a Hebrew profile (`ui_locales=he`, Accept-Language he): every
 page `<html lang="he" dir="rtl">`, sign-up → code → consent → redirect, and the device page.
 
 Every latchd page is checked for its CSP (no 'unsafe-inline', frame-ancestors 'none'),
@@ -273,11 +273,16 @@ def discovery():
     response = http.get(f"{BASE}/{TENANT}/v2.0/.well-known/openid-configuration", timeout=30)
     expect(response.status_code == 200, "200 from discovery", response.status_code)
     document = response.json()
-    for field in ("issuer", "authorization_endpoint", "token_endpoint", "jwks_uri", "end_session_endpoint",
-                  "device_authorization_endpoint"):
+    for field in ("issuer", "authorization_endpoint", "token_endpoint", "jwks_uri"):
         expect(document.get(field), f"{field} in discovery", sorted(document))
     state["discovery"] = document
     return document["issuer"]
+
+
+def advertised(field):
+    """An endpoint discovery must list for the step that uses it."""
+    expect(state["discovery"].get(field), f"{field} in discovery", sorted(state["discovery"]))
+    return state["discovery"][field]
 
 
 def register_third_party():
@@ -399,7 +404,7 @@ def english_run():
         return "a code"
 
     def device_page():
-        endpoint = state["discovery"]["device_authorization_endpoint"]
+        endpoint = advertised("device_authorization_endpoint")
         started = http.post(endpoint, data={"client_id": DEV_CLIENT, "scope": SCOPE}, timeout=30)
         expect(started.status_code == 200, "200 from the device authorization endpoint",
                f"{started.status_code} {started.text[:300]}")
@@ -436,7 +441,7 @@ def english_run():
 
     def logout():
         request_state = secrets.token_urlsafe(8)
-        url = url_with(state["discovery"]["end_session_endpoint"], id_token_hint=state["dev_tokens"]["id_token"],
+        url = url_with(advertised("end_session_endpoint"), id_token_hint=state["dev_tokens"]["id_token"],
                        post_logout_redirect_uri=target.uri("/signed-out"), state=request_state, client_id=DEV_CLIENT)
         since = target.count()
         browser.driver.get(url)
@@ -472,6 +477,17 @@ def english_run():
         check_code_redirect(parameters, request, "password sign-in")
         return "the CSP let the redirect to the client through"
 
+    def consent_denied():
+        request = authorize_url(THIRD_PARTY, prompt="consent")
+        browser.driver.get(request["url"])
+        check_page(browser, "consent", "consent (prompt=consent)")
+        since = target.count()
+        submit(browser, "consent", "decision", "deny", leaves_for=request["redirect_uri"])
+        parameters = expect_redirect(browser, since, "/callback", "after denying consent")
+        expect(parameters.get("error") == "access_denied", "error=access_denied", parameters)
+        expect(parameters.get("state") == request["state"], "state back with the error", parameters)
+        return "access_denied"
+
     def unknown_client_page():
         since = target.count()
         request = authorize_url("no-such-client")
@@ -497,6 +513,7 @@ def english_run():
     steps.run("prompt=none after logout", prompt_none_without_session)
     steps.run("the sign-in page in Polish (ui_locales=pl)", polish)
     steps.run("password sign-in redirects to the client", password_sign_in)
+    steps.run("prompt=consent shows consent again; deny answers access_denied", consent_denied)
     steps.run("an unknown client gets an error page", unknown_client_page)
     browser.quit()
     steps.cleanups.remove(browser.quit)
@@ -543,7 +560,7 @@ def hebrew_run():
         return "every page right-to-left"
 
     def device_page():
-        started = http.post(state["discovery"]["device_authorization_endpoint"],
+        started = http.post(advertised("device_authorization_endpoint"),
                             data={"client_id": DEV_CLIENT, "scope": SCOPE}, timeout=30)
         expect(started.status_code == 200, "200 from the device authorization endpoint", started.status_code)
         approve_device(browser, started.json(), "he")

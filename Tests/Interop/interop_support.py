@@ -126,6 +126,11 @@ class RedirectTarget:
         class Handler(BaseHTTPRequestHandler):
             def record(self, body):
                 parsed = urllib.parse.urlsplit(self.path)
+                if parsed.path == "/favicon.ico":  # Chromium asks on its own; not a redirect
+                    self.send_response(404)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 hit = {
                     "method": self.command, "path": parsed.path,
                     "query": dict(urllib.parse.parse_qsl(parsed.query, keep_blank_values=True)),
@@ -143,7 +148,8 @@ class RedirectTarget:
                     self.end_headers()
                     self.wfile.write(page)
                     return
-                page = b"<!DOCTYPE html><html lang='en'><title>received</title><h1 id='received'>received</h1></html>"
+                page = (b"<!DOCTYPE html><html lang='en'><title>received</title><link rel='icon' href='data:,'>"
+                        b"<h1 id='received'>received</h1></html>")
                 self.send_response(200)
                 self.send_header("Content-Type", "text/html; charset=utf-8")
                 self.send_header("Content-Length", str(len(page)))
@@ -376,7 +382,8 @@ class Browser:
 
     def screenshot(self, name):
         self.shots += 1
-        path = os.path.join(self.artifacts, f"{self.label}-{self.shots:02d}-{name}.png")
+        slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+        path = os.path.join(self.artifacts, f"{self.label}-{self.shots:02d}-{slug}.png")
         self.driver.save_screenshot(path)
         return path
 
