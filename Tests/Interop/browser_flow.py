@@ -9,9 +9,11 @@ the code from the outbox (latchd's log; a wrong one first) → consent → the r
 and iss → the code exchanged with PKCE → a second authorize is silent (SSO) →
 response_mode=form_post → prompt=none with the session → the device-code page (approved in the
 browser, polled over HTTP) → RP-initiated logout → prompt=none answers login_required → the
-sign-in page in Polish → a password sign-in redirects straight to the client → prompt=consent and
+sign-in page in Polish → a password sign-in redirects straight to the client → a password reset
+from the sign-in page (prompt=login) → prompt=consent and
 "deny" answer access_denied → an unknown client gets an error page, no redirect. Then a Hebrew profile (`ui_locales=he`, Accept-Language he): every
-page `<html lang="he" dir="rtl">`, sign-up → code → consent → redirect, and the device page.
+page `<html lang="he" dir="rtl">`, sign-up → code → consent → redirect, a sign-in with an e-mailed
+code, and the device page.
 
 Every latchd page is checked for its CSP (no 'unsafe-inline', frame-ancestors 'none'),
 X-Frame-Options DENY and Cache-Control no-store, its cookies for HttpOnly, SameSite=Lax and the
@@ -477,6 +479,27 @@ def english_run():
         check_code_redirect(parameters, request, "password sign-in")
         return "the CSP let the redirect to the client through"
 
+    def password_reset():
+        request = authorize_url(DEV_CLIENT, prompt="login")
+        browser.driver.get(request["url"])
+        check_page(browser, "signin", "sign-in (prompt=login)")
+        browser.driver.find_element(By.ID, "reset-link").click()
+        WebDriverWait(browser.driver, 15).until(lambda driver: "reset" in browser.form_ids())
+        check_page(browser, "reset", "password reset")
+        mark = outbox.mark()
+        submit(browser, "reset", *first_button(browser, "reset"), {"username": address})
+        check_page(browser, "code", "code (password reset)")
+        submit(browser, "code", "action", "verify_code", {"code": outbox.code_for(address, mark)})
+        check_page(browser, "new-password", "new password")
+        since = target.count()
+        fresh = "Reset-" + secrets.token_urlsafe(12)
+        submit(browser, "new-password", *first_button(browser, "new-password"), {"new_password": fresh},
+               leaves_for=request["redirect_uri"])
+        parameters = expect_redirect(browser, since, "/callback", "after the new password")
+        check_code_redirect(parameters, request, "password reset")
+        state["user"] = (address, fresh)
+        return "reset → code → new password → redirect"
+
     def consent_denied():
         request = authorize_url(THIRD_PARTY, prompt="consent")
         browser.driver.get(request["url"])
@@ -513,6 +536,7 @@ def english_run():
     steps.run("prompt=none after logout", prompt_none_without_session)
     steps.run("the sign-in page in Polish (ui_locales=pl)", polish)
     steps.run("password sign-in redirects to the client", password_sign_in)
+    steps.run("password reset from the sign-in page (prompt=login)", password_reset)
     steps.run("prompt=consent shows consent again; deny answers access_denied", consent_denied)
     steps.run("an unknown client gets an error page", unknown_client_page)
     browser.quit()
@@ -559,6 +583,20 @@ def hebrew_run():
         check_code_redirect(parameters, state["hebrew"], "Hebrew run")
         return "every page right-to-left"
 
+    def code_sign_in():
+        request = authorize_url(DEV_CLIENT, prompt="login", ui_locales="he")
+        browser.driver.get(request["url"])
+        check_page(browser, "signin", "sign-in (prompt=login)", "he")
+        mark = outbox.mark()
+        submit(browser, "signin", "action", "send_code", {"username": address})
+        check_page(browser, "code", "code (sign-in)", "he")
+        since = target.count()
+        submit(browser, "code", "action", "verify_code", {"code": outbox.code_for(address, mark)},
+               leaves_for=request["redirect_uri"])
+        check_code_redirect(expect_redirect(browser, since, "/callback", "after the e-mailed code"), request,
+                            "e-mail code sign-in")
+        return "send_code → code → redirect"
+
     def device_page():
         started = http.post(advertised("device_authorization_endpoint"),
                             data={"client_id": DEV_CLIENT, "scope": SCOPE}, timeout=30)
@@ -568,6 +606,7 @@ def hebrew_run():
 
     steps.run("the sign-in page in Hebrew (ui_locales=he)", sign_in_page)
     steps.run("sign-up → code → consent → redirect, in Hebrew", sign_up_code_consent)
+    steps.run("sign-in with an e-mailed code, in Hebrew", code_sign_in)
     steps.run("the device-code page in Hebrew", device_page)
     browser.quit()
     steps.cleanups.remove(browser.quit)
