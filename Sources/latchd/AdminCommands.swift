@@ -60,10 +60,15 @@ enum AdminCommands {
             guard let id = arguments.value("id") else { throw UsageError("'client create' needs '--id ID'") }
             try withConsole(arguments) { admin in
                 let tenant = try admin.tenant(named: tenantName)
+                let registration = ClientRegistration(
+                    redirectURIs: arguments.values("redirect-uri"), grantTypes: arguments.values("grant-type"),
+                    thirdParty: arguments.flag("third-party"),
+                    postLogoutRedirectURIs: arguments.values("post-logout-redirect-uri"))
                 if arguments.flag("confidential") {
                     let (client, secret) = try admin.createConfidentialClient(
                         tenant: tenant, id: id, name: arguments.value("name") ?? id,
-                        allowedScopes: arguments.values("scope"), apiKey: arguments.value("api-key"))
+                        allowedScopes: arguments.values("scope"), apiKey: arguments.value("api-key"),
+                        registration: registration)
                     print("created confidential client \(client.id) in tenant \(tenant.name)")
                     print("client secret (shown once, store it now): \(secret)")
                     return
@@ -71,7 +76,7 @@ enum AdminCommands {
                 let client = try admin.createClient(
                     tenant: tenant, id: id, name: arguments.value("name") ?? id,
                     allowedScopes: arguments.values("scope"), attestationKeyIDs: arguments.values("attestation-key"),
-                    apiKey: arguments.value("api-key"))
+                    apiKey: arguments.value("api-key"), registration: registration)
                 print("created public client \(client.id) in tenant \(tenant.name)")
                 print("api key: \(client.apiKey)")
                 if !client.attestationKeyIDs.isEmpty {
@@ -89,7 +94,11 @@ enum AdminCommands {
         case "client list":
             try withConsole(arguments) { admin in
                 for client in try admin.clients(tenant: try admin.tenant(named: tenantName)) {
-                    print("\(client.id)\t\(client.isPublic ? "public" : "confidential")\t\(client.name)")
+                    let party = client.thirdParty ? "third-party" : "first-party"
+                    print(
+                        "\(client.id)\t\(client.isPublic ? "public" : "confidential")\t\(party)\t\(client.name)"
+                            + "\tgrants=\(client.effectiveGrantTypes.sorted().joined(separator: ","))"
+                            + "\tredirect_uris=\(client.redirectURIs.joined(separator: ","))")
                 }
             }
         case "user create":

@@ -92,6 +92,21 @@ extension CommandSpec {
             .flag(
                 "confidential",
                 "A confidential client: prints a new client secret once (only its hash is stored)."),
+            .valued(
+                "redirect-uri", "URI",
+                "A redirect URI of the code flow: https, http on 127.0.0.1/[::1] (any port matches), "
+                    + "or a private-use scheme like com.example.app:/cb (repeatable).",
+                repeatable: true),
+            .valued(
+                "grant-type", "GRANT",
+                "A grant the client may use: authorization_code, refresh_token, client_credentials, "
+                    + "urn:ietf:params:oauth:grant-type:device_code, password, oob, continuation_token, mfa_oob "
+                    + "(repeatable; default: all of its kind).",
+                repeatable: true),
+            .flag("third-party", "A third-party client: users consent on the hosted page; no native-auth grants."),
+            .valued(
+                "post-logout-redirect-uri", "URI", "Where RP-initiated logout may send the browser back to (repeatable).",
+                repeatable: true),
             tenant,
             .valued("name", "NAME", "Display name (default: the id)."),
             .valued("scope", "SCOPE", "A scope the client may request; others are declined.", repeatable: true),

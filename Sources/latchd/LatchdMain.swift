@@ -84,6 +84,11 @@ enum LatchdMain {
         case .invalidParameter(.keyID): "the tenant has no such signing key (see latchd keys list)"
         case .invalidParameter(.adminTokenID): "no such admin token (see latchd admin-token list)"
         case .invalidParameter(.adminTokenLabel): "admin token labels are at most \(AdminToken.maximumLabelLength) characters"
+        case .invalidParameter(.redirectURI):
+            "redirect URIs are absolute, without a fragment: https, http on 127.0.0.1 or [::1], "
+                + "or a private-use scheme with a dot (com.example.app:/callback)"
+        case .invalidParameter(.grantType):
+            "unknown grant type, client_credentials on a public client, or a native-auth grant on a third-party client"
         case .missingParameter(let parameter), .invalidParameter(let parameter): "\(parameter.rawValue) is missing or not valid"
         case .passwordPolicy(let violation): violation.explanation
         default: "\(failure)"

@@ -20,6 +20,8 @@ struct HostedPagesAPI: Sendable {
         "/{tenant}/oauth2/v2.0/authorize", "/{tenant}/oauth2/v2.0/logout", "/{tenant}/oauth2/v2.0/devicelogin",
         "/{tenant}/login",
     ]
+    /// The languages of the pages (discovery's `ui_locales_supported`).
+    static let locales = PageText.supported
     /// The form field holding the anti-forgery token.
     static let tokenField = "csrf_token"
     /// The form field holding the sealed interaction.

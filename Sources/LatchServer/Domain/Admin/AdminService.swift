@@ -55,7 +55,8 @@ public struct AdminService: Sendable {
     @discardableResult
     public func createClient(
         tenant: Tenant, id: String, name: String, isPublic: Bool = true, allowedScopes: [String] = [],
-        attestationKeyIDs: [String] = [], apiKey: String? = nil, secretHash: String? = nil
+        attestationKeyIDs: [String] = [], apiKey: String? = nil, secretHash: String? = nil,
+        registration: ClientRegistration = ClientRegistration()
     ) throws -> Client {
         guard Client.isValidID(id) else {
             throw AuthFailure.invalidParameter(.clientID)
@@ -66,8 +67,10 @@ public struct AdminService: Sendable {
         var client = Client(
             id: id, tenantID: tenant.id, name: name, isPublic: isPublic, allowedScopes: allowedScopes,
             createdAt: clock.now())
+        try registration.validate(isPublic: isPublic)
         client.attestationKeyIDs = attestationKeyIDs
         client.secretHash = isPublic ? nil : secretHash
+        registration.apply(to: &client)
         if let apiKey {
             guard Client.isValidAPIKey(apiKey) else { throw AuthFailure.invalidParameter(.apiKey) }
             client.apiKey = apiKey
@@ -79,12 +82,13 @@ public struct AdminService: Sendable {
     /// Creates a confidential client (RFC 6749 § 2.1) with a new ``ClientSecret``, stored only as
     /// its hash; the secret is returned once, for the operator to hand over.
     public func createConfidentialClient(
-        tenant: Tenant, id: String, name: String, allowedScopes: [String] = [], apiKey: String? = nil
+        tenant: Tenant, id: String, name: String, allowedScopes: [String] = [], apiKey: String? = nil,
+        registration: ClientRegistration = ClientRegistration()
     ) throws -> (client: Client, secret: String) {
         let secret = ClientSecret.generate()
         let client = try createClient(
             tenant: tenant, id: id, name: name, isPublic: false, allowedScopes: allowedScopes, apiKey: apiKey,
-            secretHash: ClientSecret.hash(secret))
+            secretHash: ClientSecret.hash(secret), registration: registration)
         return (client, secret)
     }
 
