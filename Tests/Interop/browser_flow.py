@@ -18,7 +18,7 @@ code, and the device page.
 Every latchd page is checked for its CSP (no 'unsafe-inline', frame-ancestors 'none'),
 X-Frame-Options DENY and Cache-Control no-store, its cookies for HttpOnly, SameSite=Lax and the
 tenant path, and a `<label for>` on every field (the wrong code's error tied to its field), and is
-saved as a PNG under --artifacts.
+saved as a PNG under --artifacts; on the sign-in page Tab visits the controls in page order.
 
 A navigation the CSP blocks (say `form-action 'self'` against the redirect to the client after a
 form's POST) leaves Chromium on the page it posted from; every form post here waits for the page to
@@ -103,6 +103,28 @@ def check_labels(browser, name):
         field_id = field.get_attribute("id")
         expect(field_id and field_id in labelled, f"a <label for> for the field {field.get_attribute('name')} "
                f"on the {name} page", f"id {field_id!r}, labels for {sorted(labelled)}")
+
+
+def check_keyboard_order(browser, name):
+    """Tab from the top of the page visits every control (links, fields, buttons) in the order the
+    page shows them: no tabindex reshuffles it and nothing is skipped."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    label = ("function label(e) { if (!e) return null; if (e.id) return e.id; var n = e.getAttribute('name');"
+             " if (n) return n + '=' + (e.getAttribute('value') || '');"
+             " return e.tagName.toLowerCase() + '(' + (e.textContent || '').trim().slice(0, 24) + ')'; }")
+    describe = label + " return label(document.activeElement);"
+    expected = browser.driver.execute_script(
+        label + " return Array.from(document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea'))"
+        ".filter(e => !e.disabled && e.offsetParent !== null && e.tabIndex >= 0).map(label);")
+    browser.driver.execute_script("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0);")
+    visited = []
+    for _ in expected:
+        ActionChains(browser.driver).send_keys(Keys.TAB).perform()
+        visited.append(browser.driver.execute_script(describe))
+    expect(visited == expected, f"Tab to visit the {name} page's controls in page order", f"{visited} (page order {expected})")
+    return visited
 
 
 def fill(browser, form_id, fields):
@@ -309,7 +331,8 @@ def english_run():
         check_page(browser, "signin", "sign-in")
         expect(browser.driver.find_elements(By.ID, "reset-link"), "a#reset-link on the sign-in page",
                browser.describe())
-        return "form#signin"
+        order = check_keyboard_order(browser, "sign-in")
+        return f"form#signin; Tab order {' → '.join(order)}"
 
     def sign_up_and_code():
         code = sign_up(browser, address, password, "en", state["first"])
@@ -571,7 +594,8 @@ def hebrew_run():
         state["hebrew"] = request
         browser.driver.get(request["url"])
         check_page(browser, "signin", "sign-in", "he")
-        return '<html lang="he" dir="rtl">'
+        check_keyboard_order(browser, "Hebrew sign-in")
+        return '<html lang="he" dir="rtl">; Tab order as shown'
 
     def sign_up_code_consent():
         code = sign_up(browser, address, password, "he", state["hebrew"])
