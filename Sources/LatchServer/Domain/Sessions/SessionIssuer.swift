@@ -91,6 +91,9 @@ public struct SessionIssuer: Sendable {
                 id: SecureIdentifier.make(), tenantID: context.tenant.id, browserHash: Digest.sha256Hex(cookie),
                 userID: user.id, amr: amr, authTime: now, createdAt: now,
                 expiresAt: now.addingTimeInterval(TimeInterval(max(60, context.tenant.settings.browserSessionLifetime))))
+            // One session per account per browser: a new sign-in (a second factor, a fresh
+            // `max_age`) replaces the account's earlier one.
+            try tx.deleteBrowserSessions(browserHash: session.browserHash, tenantID: session.tenantID, userID: user.id)
             try tx.insert(session)
             try tx.insert(
                 AuditEvent(
