@@ -36,13 +36,19 @@ def expect(condition, expected, seen):
 
 class Steps:
     """Runs the steps of one flow in order, one line each. The steps depend on one another, so the
-    first failure ends the flow; the last line reads `NAME: N passed, N failed`."""
+    first failure ends the flow; the last line reads `NAME: N passed, N failed, N skipped`."""
 
     def __init__(self, name):
         self.name = name
         self.passed = 0
         self.failed = 0
+        self.skipped = 0
         self.cleanups = []
+
+    def skip(self, title, why):
+        """A step the server does not offer (says so, e.g. its discovery document lists no endpoint for it)."""
+        self.skipped += 1
+        print(f"SKIP {title}: {why}", flush=True)
 
     def run(self, title, function, *args):
         started = time.monotonic()
@@ -70,7 +76,7 @@ class Steps:
             except Exception:
                 traceback.print_exc()
         self.cleanups = []
-        print(f"{self.name}: {self.passed} passed, {self.failed} failed", flush=True)
+        print(f"{self.name}: {self.passed} passed, {self.failed} failed, {self.skipped} skipped", flush=True)
         sys.exit(1 if self.failed else 0)
 
 
