@@ -35,6 +35,9 @@ public enum ServerErrorCode {
     public static let weakPassword = 399246
     /// The one-time code is wrong.
     public static let invalidCode = 50181
+    /// The device authorization is still pending: the user has not entered or approved the code
+    /// (Entra AADSTS70016).
+    public static let authorizationPending = 70016
     /// The refresh token expired, was revoked, or its session ended.
     public static let refreshTokenRevoked = 70008
     /// The refresh token is unknown.

@@ -259,8 +259,8 @@ enum AdminCommands {
             guard parts.count == 2, let kind = RateLimitKind(rawValue: name), let limit = RateLimit(parsing: String(parts[1]))
             else {
                 throw UsageError(
-                    "option '--rate-limit' expects KIND=N/PERIOD (KIND flow-starts, code-sends, password-attempts or "
-                        + "token-requests; PERIOD like 300, 5m or 1h), not '\(value)'")
+                    "option '--rate-limit' expects KIND=N/PERIOD (KIND flow-starts, code-sends, password-attempts, "
+                        + "token-requests or user-code-guesses; PERIOD like 300, 5m or 1h), not '\(value)'")
             }
             return (kind, limit)
         }

@@ -61,8 +61,8 @@ extension CommandSpec {
                 "Re-exchange a rotated refresh token whose successor is unused within N seconds (0 to 300; default 5)."),
             .valued(
                 "rate-limit", "KIND=N/PERIOD",
-                "Per-source limit, e.g. flow-starts=30/5m; KIND is flow-starts, code-sends, password-attempts or "
-                    + "token-requests; N=0 turns it off (repeatable).", repeatable: true),
+                "Per-source limit, e.g. flow-starts=30/5m; KIND is flow-starts, code-sends, password-attempts, "
+                    + "token-requests or user-code-guesses; N=0 turns it off (repeatable).", repeatable: true),
         ] + firebaseOptions + MFAOptions.specs + [dataDirectory])
 
     /// `latchd tenant update`.
@@ -75,8 +75,8 @@ extension CommandSpec {
                 "Re-exchange a rotated refresh token whose successor is unused within N seconds (0 to 300)."),
             .valued(
                 "rate-limit", "KIND=N/PERIOD",
-                "Per-source limit, e.g. flow-starts=30/5m; KIND is flow-starts, code-sends, password-attempts or "
-                    + "token-requests; N=0 turns it off (repeatable).", repeatable: true),
+                "Per-source limit, e.g. flow-starts=30/5m; KIND is flow-starts, code-sends, password-attempts, "
+                    + "token-requests or user-code-guesses; N=0 turns it off (repeatable).", repeatable: true),
         ] + firebaseOptions + MFAOptions.specs + [dataDirectory])
 
     /// `latchd tenant list`.

@@ -107,6 +107,9 @@ public enum AuthFailure: Error, Sendable, Equatable {
     /// The hosted pages' anti-forgery check failed: the form's token does not match the browser's
     /// cookie, or the page's state is unreadable or too old.
     case invalidPageState
+    /// A device authorization grant request failed (RFC 8628 § 3.5), or the verification page was
+    /// given a user code that is not pending.
+    case deviceAuthorization(DeviceFlowFailure)
 }
 
 /// The inputs a domain call can find missing or invalid. Each wire family maps them to its own
@@ -175,6 +178,10 @@ public enum AuthParameter: String, Sendable, Equatable, CaseIterable {
     case codeVerifier
     /// `redirect_uri`.
     case redirectURI
+    /// The device code of a device authorization grant poll (RFC 8628 § 3.4 `device_code`).
+    case deviceCode
+    /// The user code typed on the device verification page (RFC 8628 § 3.3 `user_code`).
+    case userCode
 }
 
 /// Why a password was refused (NIST SP 800-63B § 3.1.1.2).

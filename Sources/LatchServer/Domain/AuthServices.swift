@@ -17,6 +17,9 @@ public struct AuthServices: Sendable {
     public let methodRegistration: MethodRegistrationService
     /// Token issuing, refresh and verification.
     public let tokens: TokenService
+    /// The device authorization grant (RFC 8628): device and user codes, the verification page's
+    /// decisions, and the token endpoint's polls.
+    public let deviceAuthorizations: DeviceAuthorizationService
     /// The claims of the userinfo endpoint.
     public let userinfo: UserinfoService
     /// Signing keys and JWKS.
@@ -90,6 +93,7 @@ public struct AuthServices: Sendable {
         tokens = TokenService(
             store: store, clock: clock, signer: signer ?? keyRing, baseURL: baseURL, limiter: limiter)
         userinfo = UserinfoService(store: store, tokens: tokens)
+        deviceAuthorizations = DeviceAuthorizationService(store: store, clock: clock, limiter: limiter, tokens: tokens)
         let flows = FlowEngine(
             store: store, clock: clock, limiter: limiter, sealer: sealer, deliverable: deliverable,
             outboxChanged: outboxChanged)

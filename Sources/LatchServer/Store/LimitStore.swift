@@ -25,6 +25,9 @@ public protocol LimitWriting {
     /// bucket does not exist.
     func recordRateDenial(bucket: String, capacity: Double, refillPerSecond: Double, at date: Date) throws
         -> RateDenial?
+    /// The tokens `bucket` holds at `date` once refilled, without taking one; `nil` if the bucket
+    /// does not exist (it counts as full).
+    func availableRateTokens(bucket: String, capacity: Double, refillPerSecond: Double, at date: Date) throws -> Double?
     /// Deletes buckets that are full again by `date` (a missing bucket counts as full).
     func deleteRateBuckets(fullBefore date: Date) throws
 }

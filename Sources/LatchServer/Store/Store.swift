@@ -28,17 +28,18 @@ public protocol Store: Sendable {
 /// Queries available inside ``Store/read(_:)`` and ``Store/write(_:)``: one protocol per aggregate.
 public protocol StoreReading:
     DirectoryReading, AccountReading, AuthMethodReading, FlowReading, SessionReading, OutboxReading, AdminTokenReading,
-    IdentityProviderReading, OobCodeReading, BrowserSessionReading
+    IdentityProviderReading, OobCodeReading, BrowserSessionReading, DeviceAuthorizationReading
 {}
 
 /// Changes available inside ``Store/write(_:)``: one protocol per aggregate.
 public protocol StoreWriting:
     StoreReading, DirectoryWriting, AccountWriting, AuthMethodWriting, FlowWriting, SessionWriting, OutboxWriting,
-    LimitWriting, AdminTokenWriting, IdentityProviderWriting, OobCodeWriting, BrowserSessionWriting
+    LimitWriting, AdminTokenWriting, IdentityProviderWriting, OobCodeWriting, BrowserSessionWriting,
+    DeviceAuthorizationWriting
 {
     /// Deletes what has outlived its use: outbox messages created before `outboxBefore`, token
     /// families (with their refresh tokens) that expired or were revoked before `sessionsBefore`,
-    /// and out-of-band codes, authorization codes and browser sessions that expired before
-    /// `sessionsBefore`.
+    /// and out-of-band codes, authorization codes, browser sessions and device authorizations that
+    /// expired before `sessionsBefore`.
     func purge(outboxBefore: Date, sessionsBefore: Date) throws
 }

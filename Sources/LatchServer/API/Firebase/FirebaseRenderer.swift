@@ -115,7 +115,8 @@ struct FirebaseRenderer: ErrorRenderer {
             .invalidPageState,
             .invalidContinuationToken, .continuationTokenExpired, .invalidAttributes, .invalidScope, .deliveryUnavailable,
             .invalidVerificationContact, .verificationContactBlocked,
-            .claimsChallenge, .protectionPolicyRequired, .invalidClientAuthentication, .multipleClientAuthentications:
+            .claimsChallenge, .protectionPolicyRequired, .invalidClientAuthentication, .multipleClientAuthentications,
+            .deviceAuthorization:
             return Self.response(400, "OPERATION_NOT_ALLOWED")
         }
     }

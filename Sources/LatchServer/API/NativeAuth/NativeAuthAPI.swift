@@ -88,6 +88,9 @@ struct NativeAuthAPI: Sendable {
             if form["grant_type"] == GrantType.authorizationCode {
                 return try AuthorizationCodeGrant.respond(form, context: call.context, services: services)
             }
+            if form["grant_type"] == DeviceAuthorizationService.grantType {
+                return try DeviceAuthorizationEndpoint.token(form, context: call.context, services: services)
+            }
             let request = TokenRequest(
                 grant: try NativeAuthParameters.tokenGrant(form), scope: form["scope"],
                 device: NativeAuthParameters.deviceToken(form), claims: form["claims"],

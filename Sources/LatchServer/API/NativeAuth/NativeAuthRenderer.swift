@@ -222,6 +222,8 @@ struct NativeAuthRenderer: ErrorRenderer {
             envelope = .init(
                 error: NativeAuthErrorCode(rawValue: "temporarily_unavailable"),
                 errorDescription: "This server cannot deliver one-time codes: no delivery is configured.")
+        case .deviceAuthorization(let device):
+            envelope = Self.envelope(device)
         case .invalidAccessToken:
             status = 401
             headers.add("WWW-Authenticate", "Bearer error=\"invalid_token\"")
@@ -293,6 +295,36 @@ struct NativeAuthRenderer: ErrorRenderer {
         case .code: "code"
         case .codeVerifier: "code_verifier"
         case .redirectURI: "redirect_uri"
+        case .deviceCode: "device_code"
+        case .userCode: "user_code"
+        }
+    }
+
+    /// RFC 8628 § 3.5: each poll outcome is its own `error` with HTTP 400; a device code that is
+    /// unknown, used or another client's is RFC 6749 § 5.2 `invalid_grant`.
+    private static func envelope(_ failure: DeviceFlowFailure) -> NativeAuthErrorResponse {
+        switch failure {
+        case .authorizationPending:
+            // Entra's code for a pending device authorization, which MSAL keeps polling on.
+            .init(
+                error: .authorizationPending, errorDescription: "The user has not yet approved the request; keep polling.",
+                errorCodes: [ServerErrorCode.authorizationPending])
+        case .slowDown(let interval):
+            .init(
+                error: .slowDown,
+                errorDescription: "Polling too often; wait at least \(interval) seconds between requests.")
+        case .expired:
+            .init(
+                error: .expiredToken, errorDescription: "The device code expired; start a new device authorization.",
+                errorCodes: [ServerErrorCode.expired])
+        case .denied:
+            .init(error: .accessDenied, errorDescription: "The user denied the request.")
+        case .invalidDeviceCode:
+            .init(
+                error: .invalidGrant,
+                errorDescription: "The device_code is not valid: it is unknown, was already used, or belongs to another client.")
+        case .invalidUserCode:
+            .init(error: .invalidGrant, errorDescription: "The user code is not valid or has expired.")
         }
     }
 

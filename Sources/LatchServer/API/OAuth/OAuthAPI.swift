@@ -29,6 +29,11 @@ final class OAuthAPI: Sendable {
         router.add("GET", "/{tenant}/oidc/userinfo") { request in api.userinfo(request) }
         router.add("POST", "/{tenant}/oidc/userinfo") { request in api.userinfo(request) }
         router.add("POST", "/{tenant}/oauth2/v2.0/revoke") { request in api.revoke(request) }
+        router.add("POST", DeviceAuthorizationEndpoint.path) { request in
+            api.withTenant(request) { tenant in
+                try DeviceAuthorizationEndpoint.start(request, tenant: tenant, services: api.services)
+            }
+        }
         router.add("GET", "/{tenant}/me/authentication-methods") { request in api.authenticationMethods(request) }
     }
 
@@ -112,7 +117,7 @@ final class OAuthAPI: Sendable {
     }
 
     /// Resolves the tenant and renders failures through ``OAuthRenderer``.
-    private func withTenant(_ request: HTTPRequest, _ body: (Tenant) throws -> HTTPResponse) -> HTTPResponse {
+    func withTenant(_ request: HTTPRequest, _ body: (Tenant) throws -> HTTPResponse) -> HTTPResponse {
         do {
             let tenant = try services.directory.tenant(named: request.pathParameters["tenant"] ?? "")
             return try body(tenant)
@@ -140,6 +145,7 @@ final class OAuthAPI: Sendable {
             "token_endpoint": "\(base)/oauth2/v2.0/token",
             "jwks_uri": "\(base)/discovery/v2.0/keys",
             "userinfo_endpoint": "\(base)/oidc/userinfo",
+            "device_authorization_endpoint": "\(base)/oauth2/v2.0/devicecode",
             "revocation_endpoint": "\(base)/oauth2/v2.0/revoke",
             "revocation_endpoint_auth_methods_supported": Self.clientAuthenticationMethods,
             "introspection_endpoint": "\(base)/oauth2/v2.0/introspect",
@@ -159,7 +165,7 @@ final class OAuthAPI: Sendable {
             "token_endpoint_auth_methods_supported": Self.clientAuthenticationMethods,
             "grant_types_supported": [
                 "authorization_code", "refresh_token", "password", "oob", "continuation_token", "mfa_oob",
-                "client_credentials",
+                "client_credentials", DeviceAuthorizationService.grantType,
             ],
             "scopes_supported": ["openid", "profile", "email", "offline_access"],
             "claims_supported": [

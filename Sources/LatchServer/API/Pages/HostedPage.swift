@@ -43,6 +43,8 @@ struct HostedPage {
 
     var status = 200
     var title: String
+    /// The heading's `id`.
+    var headingID = "title"
     var paragraphs: [String] = []
     /// A message for the whole form (not tied to one field), announced to assistive technology.
     var alert: String?
@@ -81,7 +83,7 @@ struct HostedPage {
             """
         if let logo = chrome.logoURL { html += "<img class=\"logo\" src=\"\(HTML.escape(logo))\" alt=\"\">" }
         html += "<p class=\"brand\">\(HTML.escape(chrome.brandName))</p>\n</header>\n<main id=\"main\">\n"
-        html += "<h1 id=\"title\">\(HTML.escape(title))</h1>\n"
+        html += "<h1 id=\"\(headingID)\">\(HTML.escape(title))</h1>\n"
         if let alert { html += "<p class=\"alert\" role=\"alert\" id=\"form-error\">\(HTML.escape(alert))</p>\n" }
         for paragraph in paragraphs { html += "<p>\(HTML.escape(paragraph))</p>\n" }
         if !list.isEmpty {

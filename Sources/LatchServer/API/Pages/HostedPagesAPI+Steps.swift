@@ -105,12 +105,11 @@ extension HostedPagesAPI {
     func tokenRequest(_ interaction: PageInteraction, grant: TokenGrant) -> TokenRequest {
         let request = interaction.request
         var claims = request?.claims
-        if request?.secondFactorAsked == true, claims.map(ClaimsRequest.asksForSecondFactor) != true {
-            claims = TokenService.secondFactorClaims
-        }
+        let asked = request?.secondFactorAsked == true || interaction.secondFactorAsked
+        if asked, claims.map(ClaimsRequest.asksForSecondFactor) != true { claims = TokenService.secondFactorClaims }
+        let scopes = request?.scopes ?? (interaction.deviceScopes.isEmpty ? ["openid"] : interaction.deviceScopes)
         return TokenRequest(
-            grant: grant, scope: request?.scopes.joined(separator: " ") ?? "openid", claims: claims,
-            capabilities: Self.capabilities)
+            grant: grant, scope: scopes.joined(separator: " "), claims: claims, capabilities: Self.capabilities)
     }
 
     private func signIn(

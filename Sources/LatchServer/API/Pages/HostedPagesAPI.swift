@@ -39,6 +39,9 @@ struct HostedPagesAPI: Sendable {
                 api.run(request) { call in try api.logout(&call) }
             }
         }
+        router.add("GET", "/{tenant}/oauth2/v2.0/devicelogin") { request in
+            api.run(request) { call in try api.devicePage(&call) }
+        }
         router.add("GET", "/{tenant}/login") { request in api.run(request) { call in try api.show(&call) } }
         router.add("POST", "/{tenant}/login", mayBlock: { _ in true }) { request in
             api.run(request) { call in try api.submit(&call) }
@@ -177,6 +180,7 @@ struct HostedPagesAPI: Sendable {
         guard var interaction = open(form[Self.stateField], call: &call) else {
             return errorPage(&call, status: 400, message: call.text.expired)
         }
+        if interaction.stage == .deviceCode { return try deviceCodeEntered(&call, &interaction, form: form) }
         let client = try services.directory.client(id: interaction.clientID, in: call.tenant)
         return try step(&call, &interaction, form: form, client: client)
     }

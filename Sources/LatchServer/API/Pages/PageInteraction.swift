@@ -36,6 +36,10 @@ struct PageInteraction: Codable, Sendable {
     var consented = false
     /// The device flow's user code (purpose `device`).
     var userCode: String?
+    /// The scopes the device asked for (purpose `device`).
+    var deviceScopes: [String] = []
+    /// The sign-in must prove a second factor (the device approval asked for one).
+    var secondFactorAsked = false
     /// `ui_locales`, preferred first.
     var locales: [String] = []
     /// When the pages started, Unix seconds: a state older than ``PageInteraction/lifetime`` is refused.

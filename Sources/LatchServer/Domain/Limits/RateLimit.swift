@@ -55,6 +55,8 @@ public struct RateLimits: Codable, Sendable, Equatable {
     public var passwordAttempts = RateLimit(count: 30, periodSeconds: 300)
     /// Token requests per source: 300 per 5 minutes.
     public var tokenRequests = RateLimit(count: 300, periodSeconds: 300)
+    /// Wrong user codes per source: 10 per 5 minutes.
+    public var userCodeGuesses = RateLimit(count: 10, periodSeconds: 300)
 
     /// The defaults.
     public init() {}
@@ -67,6 +69,8 @@ public struct RateLimits: Codable, Sendable, Equatable {
         passwordAttempts =
             try container.decodeIfPresent(RateLimit.self, forKey: .passwordAttempts) ?? defaults.passwordAttempts
         tokenRequests = try container.decodeIfPresent(RateLimit.self, forKey: .tokenRequests) ?? defaults.tokenRequests
+        userCodeGuesses =
+            try container.decodeIfPresent(RateLimit.self, forKey: .userCodeGuesses) ?? defaults.userCodeGuesses
     }
 
     /// The limit of `kind`.
@@ -77,6 +81,7 @@ public struct RateLimits: Codable, Sendable, Equatable {
             case .codeSends: codeSends
             case .passwordAttempts: passwordAttempts
             case .tokenRequests: tokenRequests
+            case .userCodeGuesses: userCodeGuesses
             }
         }
         set {
@@ -85,6 +90,7 @@ public struct RateLimits: Codable, Sendable, Equatable {
             case .codeSends: codeSends = newValue
             case .passwordAttempts: passwordAttempts = newValue
             case .tokenRequests: tokenRequests = newValue
+            case .userCodeGuesses: userCodeGuesses = newValue
             }
         }
     }

@@ -33,21 +33,58 @@ public struct RateLimiter: Sendable {
     /// paths (the refresh grant). On refusal it records the trip in `tx` and returns the failure
     /// instead of throwing it: the caller must let `tx` commit, then throw it.
     func take(_ kind: RateLimitKind, _ context: ClientContext, in tx: any StoreWriting) throws -> AuthFailure? {
-        let limit = context.tenant.settings.rateLimits[kind]
+        try take(kind, tenant: context.tenant, clientID: context.client.id, source: context.remoteAddress, in: tx)
+    }
+
+    /// ``take(_:_:in:)`` for a request that names no client (the device verification page).
+    func take(_ kind: RateLimitKind, tenant: Tenant, clientID: String?, source: String, in tx: any StoreWriting) throws
+        -> AuthFailure?
+    {
+        let limit = tenant.settings.rateLimits[kind]
         guard limit.isEnabled else { return nil }
-        let capacity = Double(limit.count)
+        let bucket = Self.bucket(kind, tenantID: tenant.id, source: source)
+        if try tx.takeRateToken(
+            bucket: bucket, capacity: Double(limit.count), refillPerSecond: limit.refillPerSecond, at: clock.now())
+        {
+            return nil
+        }
+        return try refusal(kind, tenant: tenant, clientID: clientID, source: source, in: tx)
+    }
+
+    /// For limits that count failures only (wrong user codes): refuses, without taking a token,
+    /// when the source's bucket is empty, so that once over the limit even a right guess is
+    /// refused. The failure is returned, not thrown, and the caller lets `tx` commit, as with
+    /// ``take(_:_:in:)``; a failure then takes with ``take(_:tenant:clientID:source:in:)``.
+    func refuseIfExhausted(
+        _ kind: RateLimitKind, tenant: Tenant, clientID: String?, source: String, in tx: any StoreWriting
+    ) throws -> AuthFailure? {
+        let limit = tenant.settings.rateLimits[kind]
+        guard limit.isEnabled else { return nil }
+        let bucket = Self.bucket(kind, tenantID: tenant.id, source: source)
+        guard
+            let available = try tx.availableRateTokens(
+                bucket: bucket, capacity: Double(limit.count), refillPerSecond: limit.refillPerSecond, at: clock.now()),
+            available < 1
+        else { return nil }
+        return try refusal(kind, tenant: tenant, clientID: clientID, source: source, in: tx)
+    }
+
+    /// Counts a refusal against the bucket, audits the first of a trip, and returns the failure.
+    private func refusal(_ kind: RateLimitKind, tenant: Tenant, clientID: String?, source: String, in tx: any StoreWriting)
+        throws -> AuthFailure
+    {
+        let limit = tenant.settings.rateLimits[kind]
         let rate = limit.refillPerSecond
-        let bucket = Self.bucket(kind, tenantID: context.tenant.id, source: context.remoteAddress)
+        let bucket = Self.bucket(kind, tenantID: tenant.id, source: source)
         let now = clock.now()
-        if try tx.takeRateToken(bucket: bucket, capacity: capacity, refillPerSecond: rate, at: now) { return nil }
         let denial =
-            try tx.recordRateDenial(bucket: bucket, capacity: capacity, refillPerSecond: rate, at: now)
+            try tx.recordRateDenial(bucket: bucket, capacity: Double(limit.count), refillPerSecond: rate, at: now)
             ?? RateDenial(available: 0, refusalsInTrip: 1)
         if denial.refusalsInTrip == 1 {
             try tx.insert(
                 AuditEvent(
-                    tenantID: context.tenant.id, at: now, kind: .rateLimited, clientID: context.client.id,
-                    remoteAddress: context.remoteAddress, detail: "limit=\(kind.rawValue) \(limit.description)"))
+                    tenantID: tenant.id, at: now, kind: .rateLimited, clientID: clientID, remoteAddress: source,
+                    detail: "limit=\(kind.rawValue) \(limit.description)"))
         }
         return AuthFailure.tooManyAttempts(retryAfter: Self.retryAfter(available: denial.available, refillPerSecond: rate))
     }

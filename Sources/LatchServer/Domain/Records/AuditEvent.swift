@@ -46,6 +46,11 @@ public struct AuditEvent: Sendable, Equatable {
         public static let consentGranted = Kind(rawValue: "consent_granted")
         /// A browser signed out (RP-initiated logout).
         public static let browserSignedOut = Kind(rawValue: "browser_signed_out")
+        /// A user approved a device authorization (RFC 8628 § 3.3) of the client on the
+        /// verification page; the detail holds the sign-in's `amr`.
+        public static let deviceAuthorizationApproved = Kind(rawValue: "device_authorization_approved")
+        /// A user denied a device authorization of the client on the verification page.
+        public static let deviceAuthorizationDenied = Kind(rawValue: "device_authorization_denied")
     }
 
     /// Row id (0 before insert).

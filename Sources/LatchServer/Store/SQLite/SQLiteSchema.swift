@@ -401,5 +401,28 @@ enum SQLiteSchema {
                 PRIMARY KEY (tenant_id, user_id, client_id)
             );
             """),
+        // The device authorization grant (RFC 8628): the SHA-256 of the device code and of the
+        // normalised user code, never the codes; a user code is unique in its tenant.
+        SQLiteMigration(
+            "021_device_authorizations",
+            """
+            CREATE TABLE device_authorizations (
+                device_code_hash TEXT PRIMARY KEY,
+                user_code_hash TEXT NOT NULL,
+                tenant_id TEXT NOT NULL REFERENCES tenants(id),
+                client_id TEXT NOT NULL,
+                scopes TEXT NOT NULL,
+                status TEXT NOT NULL,
+                user_id TEXT,
+                auth_time INTEGER,
+                amr TEXT NOT NULL,
+                interval_seconds INTEGER NOT NULL,
+                last_polled_at INTEGER,
+                created_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL,
+                UNIQUE (tenant_id, user_code_hash)
+            );
+            CREATE INDEX device_authorizations_expiry ON device_authorizations(expires_at);
+            """),
     ]
 }

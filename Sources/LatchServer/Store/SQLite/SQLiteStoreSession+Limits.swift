@@ -39,6 +39,13 @@ extension SQLiteStoreSession: LimitWriting {
         return RateDenial(available: row.double("available") ?? 0, refusalsInTrip: Int(row.int("refusals") ?? 1))
     }
 
+    func availableRateTokens(bucket: String, capacity: Double, refillPerSecond: Double, at date: Date) throws -> Double? {
+        try queryOne(
+            "SELECT min(?2, tokens + max(0, ?3 - updated_at) * ?4) AS available FROM rate_buckets WHERE bucket = ?1",
+            [.text(bucket), .real(capacity), SQLiteValue(date), .real(refillPerSecond / 1000)]
+        ).map { $0.double("available") ?? 0 }
+    }
+
     func deleteRateBuckets(fullBefore date: Date) throws {
         try run("DELETE FROM rate_buckets WHERE full_at < ?", [SQLiteValue(date)])
     }

@@ -105,6 +105,7 @@ extension SQLiteStoreSession {
         try run("DELETE FROM oob_codes WHERE expires_at < ?", [SQLiteValue(sessionsBefore)])
         try run("DELETE FROM authorization_codes WHERE expires_at < ?", [SQLiteValue(sessionsBefore)])
         try run("DELETE FROM browser_sessions WHERE expires_at < ?", [SQLiteValue(sessionsBefore)])
+        try run("DELETE FROM device_authorizations WHERE expires_at < ?", [SQLiteValue(sessionsBefore)])
         // An unknown address's failures are forgotten a month after its last attempt.
         try run(
             "DELETE FROM address_attempts WHERE updated_at < ?", [SQLiteValue(outboxBefore.addingTimeInterval(-29 * 86_400))])
