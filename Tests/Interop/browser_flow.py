@@ -8,7 +8,7 @@ discovery → a third-party client (`latchd client create --third-party`) → si
 the code from the outbox (latchd's log; a wrong one first) → consent → the redirect with code, state
 and iss → the code exchanged with PKCE → a second authorize is silent (SSO) →
 response_mode=form_post → prompt=none with the session → the device-code page (approved in the
-browser, polled over HTTP) → RP-initiated logout → prompt=none answers login_required → the
+browser, polled over HTTP; a second device denied answers access_denied) → RP-initiated logout → prompt=none answers login_required → the
 sign-in page in Polish → a password sign-in redirects straight to the client → a password reset
 from the sign-in page (prompt=login) → prompt=consent and
 "deny" answer access_denied → an unknown client gets an error page, no redirect. Then a Hebrew profile (`ui_locales=he`, Accept-Language he): every
@@ -471,7 +471,15 @@ def english_run():
                 interval += 5
         expect(body.get("access_token") and body.get("refresh_token"), "access and refresh tokens from the device grant",
                sorted(body))
-        return f"user code {grant['user_code']} approved, tokens polled"
+        # A second device, denied on the page: its poll answers access_denied.
+        denied = http.post(endpoint, data={"client_id": DEV_CLIENT, "scope": SCOPE}, timeout=30).json()
+        approve_device(browser, denied, "en", decision="deny")
+        answer = http.post(state["discovery"]["token_endpoint"], data={
+            "grant_type": "urn:ietf:params:oauth:grant-type:device_code", "device_code": denied["device_code"],
+            "client_id": DEV_CLIENT}, timeout=30)
+        expect(answer.status_code == 400 and answer.json().get("error") == "access_denied",
+               "access_denied for a device the user denied", f"{answer.status_code} {answer.text[:200]}")
+        return f"user code {grant['user_code']} approved, tokens polled; a denied one answers access_denied"
 
     def logout():
         request_state = secrets.token_urlsafe(8)
@@ -581,7 +589,7 @@ def first_button(browser, form_id):
     return button.get_attribute("name"), button.get_attribute("value")
 
 
-def approve_device(browser, grant, language):
+def approve_device(browser, grant, language, decision="allow"):
     browser.driver.get(grant["verification_uri_complete"])
     check_page(browser, "device", "device code", language)
     shown = browser.driver.find_element(By.CSS_SELECTOR, "form#device [name='user_code']").get_attribute("value")
@@ -589,8 +597,8 @@ def approve_device(browser, grant, language):
     expect(normal(shown) == normal(grant["user_code"]), f"the user code {grant['user_code']} filled in", shown)
     submit(browser, "device", "action", "continue")
     check_page(browser, "device-confirm", "device confirmation", language)
-    submit(browser, "device-confirm", "decision", "allow")
-    check_page(browser, "h1#done", "device done", language)
+    submit(browser, "device-confirm", "decision", decision)
+    check_page(browser, "h1#done", f"device done ({decision})", language)
 
 
 def hebrew_run():
