@@ -33,9 +33,8 @@ import time
 import urllib.parse
 
 import requests
-from selenium.common.exceptions import NoSuchElementException, TimeoutException
+from selenium.common.exceptions import NoSuchElementException, TimeoutException, WebDriverException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 from interop_support import (Browser, Failure, Outbox, RedirectTarget, Steps, check_cookie_attributes,
@@ -139,6 +138,26 @@ def fill(browser, form_id, fields):
     return form
 
 
+def mark_document(browser):
+    """Marks the document shown now (a property of its window, which a navigation replaces)."""
+    marker = secrets.token_hex(8)
+    browser.driver.execute_script("window.__latchDocument = arguments[0];", marker)
+    return marker
+
+
+def wait_for_new_document(browser, marker, timeout=10):
+    """Waits until another document than the marked one is shown and loaded. Element staleness is
+    not used: mid-navigation, chromedriver answers it with errors of its own."""
+    def replaced(driver):
+        try:
+            return (driver.execute_script("return window.__latchDocument || null;") != marker
+                    and driver.execute_script("return document.readyState;") == "complete")
+        except WebDriverException:  # the old document is going and the new one not there yet
+            return False
+
+    WebDriverWait(browser.driver, timeout, poll_frequency=0.1).until(replaced)
+
+
 def submit(browser, form_id, button_name, button_value, fields=None, leaves_for=None):
     """Fills and posts form#form_id with its button name=button_value, and waits for the page to be
     replaced. A page that stays is a blocked navigation: fails with what Chromium's console said."""
@@ -148,11 +167,10 @@ def submit(browser, form_id, button_name, button_value, fields=None, leaves_for=
     expect(buttons, f"a button name={button_name} value={button_value} in form#{form_id}", browser.describe())
     posted_from = browser.driver.current_url
     browser.console()  # what was said before this post is not about it
+    marker = mark_document(browser)
     buttons[0].click()
     try:
-        WebDriverWait(browser.driver, 10).until(expected_conditions.staleness_of(form))
-        WebDriverWait(browser.driver, 15).until(
-            lambda driver: driver.execute_script("return document.readyState") == "complete")
+        wait_for_new_document(browser, marker)
     except TimeoutException:
         console = browser.console()
         blocked = [line for line in console if "Content Security Policy" in line or "form-action" in line]
@@ -222,8 +240,9 @@ def sign_up(browser, address, password, language, request):
         link = browser.driver.find_element(By.ID, "signup-link")
     except NoSuchElementException:
         raise Failure("a#signup-link on the sign-in page", browser.describe())
+    marker = mark_document(browser)
     link.click()
-    WebDriverWait(browser.driver, 15).until(lambda driver: "signup" in browser.form_ids())
+    wait_for_new_document(browser, marker)
     check_page(browser, "signup", "sign-up", language)
     fields = {"username": address, "password": password}
     for element in browser.driver.find_elements(By.CSS_SELECTOR, "form#signup input[name^='attr_']"):
@@ -410,10 +429,10 @@ def english_run():
             check_page_headers(document["headers"], "the form_post page")
             buttons = browser.driver.find_elements(By.CSS_SELECTOR, "form button, form input[type=submit]")
             expect(buttons, "a button on the form_post page", browser.describe())
-            form = browser.driver.find_element(By.TAG_NAME, "form")
+            marker = mark_document(browser)
             buttons[0].click()
             try:
-                WebDriverWait(browser.driver, 10).until(expected_conditions.staleness_of(form))
+                wait_for_new_document(browser, marker)
             except TimeoutException:
                 raise Failure("the form_post form to post to the client",
                               f"the browser stayed on the page (console: {browser.console()})")
@@ -523,8 +542,9 @@ def english_run():
         request = authorize_url(DEV_CLIENT, prompt="login")
         browser.driver.get(request["url"])
         check_page(browser, "signin", "sign-in (prompt=login)")
+        marker = mark_document(browser)
         browser.driver.find_element(By.ID, "reset-link").click()
-        WebDriverWait(browser.driver, 15).until(lambda driver: "reset" in browser.form_ids())
+        wait_for_new_document(browser, marker)
         check_page(browser, "reset", "password reset")
         mark = outbox.mark()
         submit(browser, "reset", *first_button(browser, "reset"), {"username": address})
