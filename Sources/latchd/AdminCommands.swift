@@ -58,12 +58,25 @@ enum AdminCommands {
             }
         case "client create":
             guard let id = arguments.value("id") else { throw UsageError("'client create' needs '--id ID'") }
+            let jwks = try ClientKeyOptions.jwks(arguments)
+            if jwks != nil, arguments.flag("confidential") {
+                throw UsageError("'client create' takes '--confidential' (a secret) or '--jwks FILE' (private_key_jwt), not both")
+            }
             try withConsole(arguments) { admin in
                 let tenant = try admin.tenant(named: tenantName)
                 let registration = ClientRegistration(
                     redirectURIs: arguments.values("redirect-uri"), grantTypes: arguments.values("grant-type"),
                     thirdParty: arguments.flag("third-party"),
                     postLogoutRedirectURIs: arguments.values("post-logout-redirect-uri"))
+                if let jwks {
+                    let client = try admin.createKeyClient(
+                        tenant: tenant, id: id, name: arguments.value("name") ?? id, jwks: jwks,
+                        allowedScopes: arguments.values("scope"), apiKey: arguments.value("api-key"),
+                        registration: registration)
+                    print("created confidential client \(client.id) in tenant \(tenant.name)")
+                    print(ClientKeyOptions.describe(jwks))
+                    return
+                }
                 if arguments.flag("confidential") {
                     let (client, secret) = try admin.createConfidentialClient(
                         tenant: tenant, id: id, name: arguments.value("name") ?? id,
@@ -90,6 +103,17 @@ enum AdminCommands {
                 let secret = try admin.rotateClientSecret(tenant: tenant, id: id)
                 print("rotated the secret of confidential client \(id) in tenant \(tenant.name)")
                 print("client secret (shown once, store it now): \(secret)")
+            }
+        case "client set-jwks":
+            guard let id = arguments.value("id") else { throw UsageError("'client set-jwks' needs '--id ID'") }
+            guard let jwks = try ClientKeyOptions.jwks(arguments) else {
+                throw UsageError("'client set-jwks' needs '--jwks FILE'")
+            }
+            try withConsole(arguments) { admin in
+                let tenant = try admin.tenant(named: tenantName)
+                try admin.setClientKeys(tenant: tenant, id: id, jwks: jwks)
+                print("replaced the keys of confidential client \(id) in tenant \(tenant.name)")
+                print(ClientKeyOptions.describe(jwks))
             }
         case "client list":
             try withConsole(arguments) { admin in
