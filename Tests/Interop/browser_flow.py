@@ -329,11 +329,11 @@ def advertised(field):
 
 
 def device_grant_offered(title):
-    """Whether discovery lists the device authorization endpoint (RFC 8628 § 4); a server without
-    the device grant must not list it, and then its steps are skipped, saying so."""
+    """Whether discovery lists the device authorization endpoint (RFC 8628 § 4). latchd offers the
+    device grant, so a document without it fails the step instead of skipping it."""
     if state["discovery"].get("device_authorization_endpoint"):
         return True
-    steps.skip(title, "discovery lists no device_authorization_endpoint (the device grant is not offered)")
+    steps.run(title, lambda: expect(False, "device_authorization_endpoint in discovery", sorted(state["discovery"])))
     return False
 
 
