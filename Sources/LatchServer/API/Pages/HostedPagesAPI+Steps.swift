@@ -20,17 +20,12 @@ extension HostedPagesAPI {
             switch interaction.stage {
             case .signIn:
                 return try signIn(&call, &interaction, form: form, context: context)
-            case .signInCode:
-                let outcome = try services.signIn.token(
-                    context,
-                    request: tokenRequest(
-                        interaction, grant: .oneTimeCode(continuationToken: interaction.flow, code: form["code"])))
-                return try finishSignIn(&call, &interaction, outcome: outcome, context: context)
-            case .secondFactor:
-                let outcome = try services.signIn.token(
-                    context,
-                    request: tokenRequest(
-                        interaction, grant: .secondFactorCode(continuationToken: interaction.flow, code: form["code"])))
+            case .signInCode, .secondFactor:
+                let grant: TokenGrant =
+                    interaction.stage == .signInCode
+                    ? .oneTimeCode(continuationToken: interaction.flow, code: form["code"])
+                    : .secondFactorCode(continuationToken: interaction.flow, code: form["code"])
+                let outcome = try services.signIn.token(context, request: tokenRequest(interaction, grant: grant))
                 return try finishSignIn(&call, &interaction, outcome: outcome, context: context)
             case .register:
                 return try register(&call, &interaction, form: form, context: context)
