@@ -2,7 +2,7 @@
 SWIFT ?= swift
 ARGS ?= --dev
 
-.PHONY: run test build lint format bench bench-sdk deps clean readme-examples interop
+.PHONY: run test build lint format bench bench-sdk deps clean readme-examples interop browser-test
 
 deps:
 	@scripts/install-deps.sh
@@ -17,12 +17,19 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel --num-workers 2
 	$(MAKE) interop
+	$(MAKE) browser-test
 	$(MAKE) readme-examples
 
 ## Interoperability with clients from PyPI, against the latchd the tests built (no rebuild):
 ## firebase-admin against `latchd serve --emulator`.
 interop:
 	Tests/Interop/run-firebase-admin-interop.sh .build/debug/latchd
+
+## The hosted pages in headless Chromium (selenium) and authlib's OAuth2Session, against the latchd the
+## tests built; screenshots in .build/artifacts/browser/. Installs chromium and chromium-driver first.
+browser-test:
+	@scripts/install-deps.sh --browser
+	Tests/Interop/run-browser-tests.sh .build/debug/latchd
 
 ## Compile the README's Swift examples, and run its test examples, in Examples/ReadmeSnippets, a
 ## package that depends on this one.

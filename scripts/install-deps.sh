@@ -8,6 +8,10 @@ packages=(libmicrohttpd-dev libsqlite3-dev libssl-dev libargon2-dev libcurl4-ope
 # --bench: wrk drives the load, argon2 (CLI) and python3 (ctypes on libargon2) time one password hash,
 # iproute2 (ss) checks the port.
 if [ "${1:-}" = "--bench" ]; then packages+=(wrk argon2 python3 iproute2); fi
+# --browser (make browser-test, so make test and CI): headless Chromium and its WebDriver for the
+# hosted-page tests, and DejaVu for the glyphs (Hebrew too) in their screenshots. Kept out of the
+# default set: `make run` needs no browser, and Chromium is some 300 MB.
+if [ "${1:-}" = "--browser" ]; then packages+=(chromium chromium-driver fonts-dejavu-core); fi
 
 missing=()
 for package in "${packages[@]}"; do

@@ -36,6 +36,20 @@ public enum JWT {
     public static func verify(_ token: String, type: String? = nil, key lookup: (String) -> SigningKey?) throws(JWTError)
         -> [UInt8]
     {
+        try verify(token, type: type, keyForID: { kid in kid.flatMap(lookup) })
+    }
+
+    /// Verifies a compact JWS like ``verify(_:type:key:)``, but the lookup also sees a header
+    /// without `kid` (as `nil`), for key sets where the only key needs no id (RFC 7515 § 4.1.4:
+    /// `kid` is optional; RFC 7517 § 4.5).
+    /// - Parameters:
+    ///   - token: the compact serialization.
+    ///   - type: when given, the `typ` header must name it (see ``verify(_:type:key:)``).
+    ///   - lookup: returns the key for the header's `kid` (or for no `kid`), or `nil`.
+    /// - Throws: ``JWTError`` with the failing check.
+    public static func verify(_ token: String, type: String? = nil, keyForID lookup: (String?) -> SigningKey?)
+        throws(JWTError) -> [UInt8]
+    {
         guard let parts = CompactParts(token) else { throw .malformed }
         guard let headerBytes = decodeSegment(parts.header),
             let payload = decodeSegment(parts.payload),
@@ -44,7 +58,7 @@ public enum JWT {
             let alg = header.alg, header.crit == nil
         else { throw .malformed }
         if alg == "none" { throw .algorithmMismatch }
-        guard let kid = header.kid, let key = lookup(kid) else { throw .unknownKey }
+        guard let key = lookup(header.kid) else { throw .unknownKey }
         guard alg == key.algorithm.rawValue else { throw .algorithmMismatch }
         guard key.isValidSignature(signature, for: Array(parts.signingInput.utf8)) else { throw .badSignature }
         if let type {

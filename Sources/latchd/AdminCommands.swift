@@ -36,8 +36,17 @@ enum AdminCommands {
             let recent = arguments.value("recent-sign-in-seconds") != nil
             let limits = try rateLimits(arguments)
             let mfa = try MFAOptions.changes(arguments)
+            let branding = try brandingChanges(arguments)
+            let sessionSeconds = try arguments.value("browser-session-seconds").map { text in
+                guard let seconds = Int(text), (60...31_536_000).contains(seconds) else {
+                    throw UsageError("--browser-session-seconds takes 60 to 31536000")
+                }
+                return seconds
+            }
             try withConsole(arguments) { admin in
                 let tenant = try admin.updateTenant(named: name) { settings in
+                    branding(&settings.branding)
+                    if let sessionSeconds { settings.browserSessionLifetime = sessionSeconds }
                     if grace { settings.refreshReuseGraceSeconds = changes.refreshReuseGraceSeconds }
                     if anonymous { settings.anonymousSignIn = changes.anonymousSignIn }
                     if recent { settings.recentSignInSeconds = changes.recentSignInSeconds }
@@ -58,12 +67,25 @@ enum AdminCommands {
             }
         case "client create":
             guard let id = arguments.value("id") else { throw UsageError("'client create' needs '--id ID'") }
+            let jwks = try ClientKeyOptions.jwks(arguments)
+            if jwks != nil, arguments.flag("confidential") {
+                throw UsageError("'client create' takes '--confidential' (a secret) or '--jwks FILE' (private_key_jwt), not both")
+            }
             try withConsole(arguments) { admin in
                 let tenant = try admin.tenant(named: tenantName)
                 let registration = ClientRegistration(
                     redirectURIs: arguments.values("redirect-uri"), grantTypes: arguments.values("grant-type"),
                     thirdParty: arguments.flag("third-party"),
                     postLogoutRedirectURIs: arguments.values("post-logout-redirect-uri"))
+                if let jwks {
+                    let client = try admin.createKeyClient(
+                        tenant: tenant, id: id, name: arguments.value("name") ?? id, jwks: jwks,
+                        allowedScopes: arguments.values("scope"), apiKey: arguments.value("api-key"),
+                        registration: registration)
+                    print("created confidential client \(client.id) in tenant \(tenant.name)")
+                    print(ClientKeyOptions.describe(jwks))
+                    return
+                }
                 if arguments.flag("confidential") {
                     let (client, secret) = try admin.createConfidentialClient(
                         tenant: tenant, id: id, name: arguments.value("name") ?? id,
@@ -90,6 +112,17 @@ enum AdminCommands {
                 let secret = try admin.rotateClientSecret(tenant: tenant, id: id)
                 print("rotated the secret of confidential client \(id) in tenant \(tenant.name)")
                 print("client secret (shown once, store it now): \(secret)")
+            }
+        case "client set-jwks":
+            guard let id = arguments.value("id") else { throw UsageError("'client set-jwks' needs '--id ID'") }
+            guard let jwks = try ClientKeyOptions.jwks(arguments) else {
+                throw UsageError("'client set-jwks' needs '--jwks FILE'")
+            }
+            try withConsole(arguments) { admin in
+                let tenant = try admin.tenant(named: tenantName)
+                try admin.setClientKeys(tenant: tenant, id: id, jwks: jwks)
+                print("replaced the keys of confidential client \(id) in tenant \(tenant.name)")
+                print(ClientKeyOptions.describe(jwks))
             }
         case "client list":
             try withConsole(arguments) { admin in
@@ -248,6 +281,26 @@ enum AdminCommands {
                 throw UsageError("option '--recent-sign-in-seconds' is 1 to 86400, not '\(recent)'")
             }
             settings.recentSignInSeconds = seconds
+        }
+    }
+
+    /// The change `--brand-name`, `--brand-color` and `--logo-url` make to a tenant's branding,
+    /// checked before the data directory is opened.
+    private static func brandingChanges(_ arguments: Arguments) throws -> @Sendable (inout Branding) -> Void {
+        let name = arguments.value("brand-name")
+        let color = arguments.value("brand-color")
+        let logo = arguments.value("logo-url")
+        if let color, Branding(color: color).validColor == nil {
+            throw UsageError("--brand-color takes #rrggbb, not '\(color)'")
+        }
+        if let logo, Branding(logoURL: logo).validLogoURL == nil {
+            throw UsageError("--logo-url takes an https URL without quotes or spaces")
+        }
+        if let name, name.isEmpty || name.count > 100 { throw UsageError("--brand-name takes 1 to 100 characters") }
+        return { branding in
+            if let name { branding.displayName = name }
+            if let color { branding.color = color }
+            if let logo { branding.logoURL = logo }
         }
     }
 

@@ -70,6 +70,12 @@ extension CommandSpec {
         words: ["tenant", "update"], operands: ["NAME"],
         summary: "Change the settings of tenant NAME; running servers apply them within 2 seconds.",
         options: [
+            .valued("brand-name", "NAME", "The name the hosted sign-in pages show (default: the tenant name)."),
+            .valued("brand-color", "#RRGGBB", "The accent colour of the hosted pages' buttons and links."),
+            .valued("logo-url", "URL", "An https URL of the logo the hosted pages show."),
+            .valued(
+                "browser-session-seconds", "N",
+                "How long a hosted-page sign-in keeps the browser signed in (single sign-on; default 1209600, 14 days)."),
             .valued(
                 "refresh-grace-seconds", "N",
                 "Re-exchange a rotated refresh token whose successor is unused within N seconds (0 to 300)."),
@@ -86,7 +92,7 @@ extension CommandSpec {
     /// `latchd client create`.
     static let clientCreate = CommandSpec(
         words: ["client", "create"],
-        summary: "Create a public client, or with --confidential one with a secret.",
+        summary: "Create a public client, or with --confidential one with a secret, or with --jwks one with keys.",
         options: [
             .valued("id", "ID", "The client id.", required: true),
             .flag(
@@ -107,6 +113,10 @@ extension CommandSpec {
             .valued(
                 "post-logout-redirect-uri", "URI", "Where RP-initiated logout may send the browser back to (repeatable).",
                 repeatable: true),
+            .valued(
+                "jwks", "FILE",
+                "A confidential client authenticating with private_key_jwt: JWTs signed by a key of this JWKS "
+                    + "(RS256 or ES256 public keys); no secret."),
             tenant,
             .valued("name", "NAME", "Display name (default: the id)."),
             .valued("scope", "SCOPE", "A scope the client may request; others are declined.", repeatable: true),
@@ -125,6 +135,16 @@ extension CommandSpec {
         words: ["client", "rotate-secret"],
         summary: "Give a confidential client a new secret, printed once; the old one stops working.",
         options: [.valued("id", "ID", "The client id.", required: true), tenant, dataDirectory])
+
+    /// `latchd client set-jwks`.
+    static let clientSetJWKS = CommandSpec(
+        words: ["client", "set-jwks"],
+        summary: "Replace the private_key_jwt keys of a confidential client; assertions signed by others stop working.",
+        options: [
+            .valued("id", "ID", "The client id.", required: true),
+            .valued("jwks", "FILE", "The new JWKS (RS256 or ES256 public keys).", required: true),
+            tenant, dataDirectory,
+        ])
 
     /// `latchd client list`.
     static let clientList = CommandSpec(
@@ -273,7 +293,8 @@ extension CommandSpec {
 
     /// Every command, in the order the help lists them.
     static let all: [CommandSpec] = [
-        serve, tenantCreate, tenantUpdate, tenantList, clientCreate, clientRotateSecret, clientList, userCreate, userList,
+        serve, tenantCreate, tenantUpdate, tenantList, clientCreate, clientRotateSecret, clientSetJWKS, clientList, userCreate,
+        userList,
         keysList, keysRotate,
         keysRevoke, adminTokenCreate, adminTokenList, adminTokenRevoke, customTokenMint, idpAdd, idpList,
         idpRemove, outbox, audit,

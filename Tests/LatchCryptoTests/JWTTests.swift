@@ -76,6 +76,18 @@ import Testing
         #expect(throws: JWTError.unknownKey) { try JWT.verify(noKid, key: Fixtures.lookup(Fixtures.es256)) }
     }
 
+    @Test func headerWithoutKidReachesAnOptionalLookup() throws {
+        let header = Base64URL.encode(Array(#"{"alg":"ES256"}"#.utf8))
+        let input = header + "." + Base64URL.encode(Fixtures.claims)
+        let token = try input + "." + Base64URL.encode(Fixtures.es256.sign(Array(input.utf8)))
+        #expect(try JWT.verify(token, keyForID: { $0 == nil ? Fixtures.es256 : nil }) == Fixtures.claims)
+        #expect(throws: JWTError.unknownKey) { try JWT.verify(token, keyForID: { $0.flatMap { _ in Fixtures.es256 } }) }
+        // The key still fixes the algorithm, and `none` is refused before any lookup.
+        #expect(throws: JWTError.algorithmMismatch) { try JWT.verify(token, keyForID: { _ in Fixtures.rs256 }) }
+        let none = Base64URL.encode(Array(#"{"alg":"none"}"#.utf8)) + "." + Base64URL.encode(Fixtures.claims) + "."
+        #expect(throws: JWTError.algorithmMismatch) { try JWT.verify(none, keyForID: { _ in Fixtures.es256 }) }
+    }
+
     @Test func malformedTokensAreRejected() throws {
         let valid = try JWT.sign(payload: Fixtures.claims, key: Fixtures.es256)
         let parts = valid.split(separator: ".").map(String.init)

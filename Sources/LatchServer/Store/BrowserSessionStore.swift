@@ -18,6 +18,9 @@ public protocol BrowserSessionWriting: BrowserSessionReading {
     /// Ends the sessions of `browserHash` (all of them, or only `userID`'s) and returns how many.
     @discardableResult
     func deleteBrowserSessions(browserHash: String, tenantID: String, userID: String?) throws -> Int
+    /// Gives the sessions of `previousHash` to `renewedHash`, dropping those of accounts
+    /// `renewedHash` has a session of already.
+    func moveBrowserSessions(from previousHash: String, to renewedHash: String, tenantID: String) throws
     /// Adds a code; ``StoreError/conflict`` if its hash is taken.
     func insert(_ code: AuthorizationCode) throws
     /// Marks the unused, unexpired code `hash` used by `familyID` in one conditional statement, and

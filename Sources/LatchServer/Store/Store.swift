@@ -28,14 +28,14 @@ public protocol Store: Sendable {
 /// Queries available inside ``Store/read(_:)`` and ``Store/write(_:)``: one protocol per aggregate.
 public protocol StoreReading:
     DirectoryReading, AccountReading, AuthMethodReading, FlowReading, SessionReading, OutboxReading, AdminTokenReading,
-    IdentityProviderReading, OobCodeReading, BrowserSessionReading, DeviceAuthorizationReading
+    IdentityProviderReading, OobCodeReading, BrowserSessionReading, DeviceAuthorizationReading, ClientKeyReading
 {}
 
 /// Changes available inside ``Store/write(_:)``: one protocol per aggregate.
 public protocol StoreWriting:
     StoreReading, DirectoryWriting, AccountWriting, AuthMethodWriting, FlowWriting, SessionWriting, OutboxWriting,
     LimitWriting, AdminTokenWriting, IdentityProviderWriting, OobCodeWriting, BrowserSessionWriting,
-    DeviceAuthorizationWriting
+    DeviceAuthorizationWriting, ClientKeyWriting
 {
     /// Deletes what has outlived its use: outbox messages created before `outboxBefore`, token
     /// families (with their refresh tokens) that expired or were revoked before `sessionsBefore`,

@@ -165,4 +165,20 @@ struct AuthorizationEndpointTests {
             try AuthorizationFlowFixture.register(server, id: "d", redirectURIs: [], thirdParty: true, grantTypes: ["password"])
         }
     }
+
+    @Test("allows(grant:) agrees with effectiveGrantTypes for every kind of client")
+    func grantRule() {
+        for isPublic in [true, false] {
+            for thirdParty in [true, false] {
+                for registered in [[], ["refresh_token", "authorization_code"]] {
+                    var client = Client(id: "c", tenantID: "t", name: "c", isPublic: isPublic, createdAt: Date())
+                    client.thirdParty = thirdParty
+                    client.grantTypes = registered
+                    for grant in GrantType.all.union(["implicit", ""]) {
+                        #expect(client.allows(grant: grant) == client.effectiveGrantTypes.contains(grant), "\(grant)")
+                    }
+                }
+            }
+        }
+    }
 }

@@ -35,6 +35,14 @@ struct ConfidentialClientFixture {
     func post(
         _ path: String, _ form: [String: String], headers: [String: String] = [:], tenant: String = "default"
     ) async throws -> WireResponse {
+        try await Self.post(server, path, form, headers: headers, tenant: tenant)
+    }
+
+    /// POSTs exactly `form` to `/{tenant}/{path}` of `server`.
+    static func post(
+        _ server: LatchTestServer, _ path: String, _ form: [String: String], headers: [String: String] = [:],
+        tenant: String = "default"
+    ) async throws -> WireResponse {
         let body = form.sorted { $0.key < $1.key }
             .map { "\(WireClient.encode($0.key))=\(WireClient.encode($0.value))" }.joined(separator: "&")
         return try await WireClient(server).raw(

@@ -288,4 +288,28 @@ struct HostedSignInTests {
         #expect(page.hidden["state"] == "state-1")
         #expect(try await flow.exchange(code).status == 200)
     }
+
+    @Test("a sign-in renews the browser cookie: a value planted before it signs nobody in")
+    func cookieRenewed() async throws {
+        let server = try LatchTestServer.start(mode: .inProcess)
+        defer { server.stop() }
+        _ = try server.createUser(email: "fix@example.com", password: Self.password)
+        _ = try server.createUser(email: "fix2@example.com", password: Self.password)
+        let flow = AuthorizationFlowFixture(server)
+        let planted = String(repeating: "p", count: 43)
+        flow.browser.cookies["latch_browser"] = planted
+        _ = try flow.code(try await flow.authorizeSigningIn(email: "fix@example.com", password: Self.password))
+        let first = try #require(flow.browser.cookies["latch_browser"])
+        #expect(first != planted)
+        let attacker = PageBrowser(server)
+        attacker.cookies["latch_browser"] = planted
+        let silent = try await attacker.get(attacker.authorizePath(flow.parameters(["prompt": "none"])))
+        #expect(silent.redirectQuery["error"] == "login_required")
+        // A second account signs in: the cookie is renewed again and both sessions move with it.
+        _ = try flow.code(
+            try await flow.authorizeSigningIn(email: "fix2@example.com", password: Self.password, ["prompt": "login"]))
+        #expect(flow.browser.cookies["latch_browser"] != first)
+        let chooser = try await flow.authorize(["prompt": "select_account"])
+        #expect(chooser.html.contains("fix@example.com") && chooser.html.contains("fix2@example.com"))
+    }
 }

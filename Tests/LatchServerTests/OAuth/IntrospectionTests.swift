@@ -149,10 +149,10 @@ struct IntrospectionTests {
         #expect(document.string("introspection_endpoint") == base + "/oauth2/v2.0/introspect")
         #expect(
             document.json["token_endpoint_auth_methods_supported"] as? [String]
-                == ["none", "client_secret_basic", "client_secret_post"])
+                == ["none", "client_secret_basic", "client_secret_post", "private_key_jwt"])
         #expect(
             document.json["introspection_endpoint_auth_methods_supported"] as? [String]
-                == ["client_secret_basic", "client_secret_post"])
+                == ["client_secret_basic", "client_secret_post", "private_key_jwt"])
         #expect((document.json["grant_types_supported"] as? [String])?.contains("client_credentials") == true)
     }
 }

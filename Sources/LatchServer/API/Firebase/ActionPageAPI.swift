@@ -134,20 +134,7 @@ struct ActionPageAPI: Sendable {
     }
 
     /// The binding in the request's `Cookie` header (RFC 6265 § 5.4), if it looks like one.
-    private func existingBinding(_ request: HTTPRequest) -> String? {
-        for header in request.headers.values(for: "Cookie") {
-            for pair in header.split(separator: ";") {
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == cookieName else { continue }
-                let value = parts[1].trimmingCharacters(in: .whitespaces)
-                let urlSafe = value.unicodeScalars.allSatisfy {
-                    CharacterSet.alphanumerics.contains($0) && $0.isASCII || $0 == "-" || $0 == "_"
-                }
-                if (32...128).contains(value.utf8.count), urlSafe { return value }
-            }
-        }
-        return nil
-    }
+    private func existingBinding(_ request: HTTPRequest) -> String? { PageCall.cookie(cookieName, in: request) }
 
     /// Runs a page handler: a domain failure becomes a page, never a 500.
     private func run(_ request: HTTPRequest, _ body: () throws -> HTTPResponse) -> HTTPResponse {

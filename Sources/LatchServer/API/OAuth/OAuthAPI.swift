@@ -132,8 +132,16 @@ final class OAuthAPI: Sendable {
     }
 
     /// How clients authenticate at the token and revocation endpoints (RFC 8414 § 2): public
-    /// clients with none, confidential ones with their secret (RFC 6749 § 2.3.1).
-    static let clientAuthenticationMethods = ["none", "client_secret_basic", "client_secret_post"]
+    /// clients with none, confidential ones with their secret (RFC 6749 § 2.3.1) or a JWT signed by
+    /// a registered key (`private_key_jwt`, OpenID Connect Core § 9).
+    static let clientAuthenticationMethods = ["none", "client_secret_basic", "client_secret_post", "private_key_jwt"]
+
+    /// How confidential clients authenticate at the introspection endpoint (RFC 8414 § 2).
+    static let confidentialAuthenticationMethods = ["client_secret_basic", "client_secret_post", "private_key_jwt"]
+
+    /// The JWS algorithms of `private_key_jwt` assertions (OpenID Connect Discovery § 3,
+    /// RFC 8414 § 2): those ``ClientKeySet`` keys verify with.
+    static let clientAssertionAlgorithms = ["ES256", "RS256"]
 
     private func discoveryDocument(for tenant: Tenant) -> [UInt8] {
         let issuer = services.tokens.issuer(for: tenant)
@@ -148,8 +156,10 @@ final class OAuthAPI: Sendable {
             "device_authorization_endpoint": "\(base)/oauth2/v2.0/devicecode",
             "revocation_endpoint": "\(base)/oauth2/v2.0/revoke",
             "revocation_endpoint_auth_methods_supported": Self.clientAuthenticationMethods,
+            "revocation_endpoint_auth_signing_alg_values_supported": Self.clientAssertionAlgorithms,
             "introspection_endpoint": "\(base)/oauth2/v2.0/introspect",
-            "introspection_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post"],
+            "introspection_endpoint_auth_methods_supported": Self.confidentialAuthenticationMethods,
+            "introspection_endpoint_auth_signing_alg_values_supported": Self.clientAssertionAlgorithms,
             "end_session_endpoint": "\(base)/oauth2/v2.0/logout",
             "response_types_supported": ["code"],
             "response_modes_supported": ["query", "form_post"],
@@ -163,6 +173,7 @@ final class OAuthAPI: Sendable {
             "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": ["ES256", "RS256"],
             "token_endpoint_auth_methods_supported": Self.clientAuthenticationMethods,
+            "token_endpoint_auth_signing_alg_values_supported": Self.clientAssertionAlgorithms,
             "grant_types_supported": [
                 "authorization_code", "refresh_token", "password", "oob", "continuation_token", "mfa_oob",
                 "client_credentials", DeviceAuthorizationService.grantType,

@@ -74,7 +74,7 @@ extension HostedPagesAPI {
             paragraphs: [
                 text.deviceConfirmLead.replacingOccurrences(of: "{app}", with: appName(client))
                     .replacingOccurrences(of: "{user}", with: account.user.email)
-            ], list: interaction.deviceScopes.map(ScopeDescription.describe))
+            ], list: interaction.deviceScopes.map { ScopeDescription.describe($0, text) })
         return try render(
             &call, interaction, page: page, formID: "device-confirm", fields: [],
             buttons: [

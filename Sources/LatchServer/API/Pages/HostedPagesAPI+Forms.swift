@@ -181,7 +181,7 @@ extension HostedPagesAPI {
         let text = call.text
         let page = HostedPage(
             title: text.consentTitle, paragraphs: [text.consentLead.replacingOccurrences(of: "{app}", with: appName(client))],
-            list: scopes.map(ScopeDescription.describe))
+            list: scopes.map { ScopeDescription.describe($0, text) })
         return try render(
             &call, interaction, page: page, formID: "consent", fields: [],
             buttons: [
@@ -198,14 +198,15 @@ struct PageErrors {
     var status = 200
 }
 
-/// What each scope lets a client do, for the consent page.
+/// What each scope lets a client do, for the consent and device pages, in the page's language;
+/// the scope's own name follows in brackets, and other scopes are shown by name.
 enum ScopeDescription {
-    static func describe(_ scope: String) -> String {
+    static func describe(_ scope: String, _ text: PageText) -> String {
         switch scope {
-        case "openid": "Sign you in (openid)"
-        case "profile": "See your name (profile)"
-        case "email": "See your email address (email)"
-        case "offline_access": "Stay signed in (offline_access)"
+        case "openid": "\(text.scopeOpenID) (openid)"
+        case "profile": "\(text.scopeProfile) (profile)"
+        case "email": "\(text.scopeEmail) (email)"
+        case "offline_access": "\(text.scopeOffline) (offline_access)"
         default: scope
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LatchCrypto
 import LatchHTTP
 
 extension HostedPagesAPI {
@@ -12,22 +13,19 @@ extension HostedPagesAPI {
         _ call: inout PageCall, _ interaction: inout PageInteraction, form: [String: String], client: Client
     ) throws -> HTTPResponse {
         var context = ClientContext(tenant: call.tenant, client: client, remoteAddress: call.request.remoteAddress)
-        context.browserCookie = call.browserCookieValue()
+        // A fresh cookie value per step: only a sign-in that succeeds puts it (and the browser's
+        // earlier sessions) to use.
+        context.browserCookie = SecureRandom.token(byteCount: 32)
         do {
             switch interaction.stage {
             case .signIn:
                 return try signIn(&call, &interaction, form: form, context: context)
-            case .signInCode:
-                let outcome = try services.signIn.token(
-                    context,
-                    request: tokenRequest(
-                        interaction, grant: .oneTimeCode(continuationToken: interaction.flow, code: form["code"])))
-                return try finishSignIn(&call, &interaction, outcome: outcome, context: context)
-            case .secondFactor:
-                let outcome = try services.signIn.token(
-                    context,
-                    request: tokenRequest(
-                        interaction, grant: .secondFactorCode(continuationToken: interaction.flow, code: form["code"])))
+            case .signInCode, .secondFactor:
+                let grant: TokenGrant =
+                    interaction.stage == .signInCode
+                    ? .oneTimeCode(continuationToken: interaction.flow, code: form["code"])
+                    : .secondFactorCode(continuationToken: interaction.flow, code: form["code"])
+                let outcome = try services.signIn.token(context, request: tokenRequest(interaction, grant: grant))
                 return try finishSignIn(&call, &interaction, outcome: outcome, context: context)
             case .register:
                 return try register(&call, &interaction, form: form, context: context)
@@ -165,6 +163,12 @@ extension HostedPagesAPI {
     ) throws -> HTTPResponse {
         switch outcome {
         case .browserSignedIn(let session):
+            if let renewed = context.browserCookie {
+                if let previous = call.browser {
+                    try services.browserSessions.move(from: previous, to: renewed, tenant: call.tenant)
+                }
+                call.setBrowserCookie(renewed)
+            }
             interaction.signedIn = session.id
             interaction.selected = nil
             interaction.flow = nil

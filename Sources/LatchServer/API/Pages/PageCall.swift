@@ -38,13 +38,11 @@ struct PageCall {
     /// The tenant's path prefix, `/{tenant}`.
     var tenantPath: String { "/\(tenant.name)" }
 
-    /// The browser cookie, made (with its `Set-Cookie`) when the browser has none yet.
-    mutating func browserCookieValue() -> String {
-        if let browser { return browser }
-        let made = SecureRandom.token(byteCount: 32)
-        browser = made
-        cookies.append(cookieHeader(Self.browserCookie, made, maxAge: tenant.settings.browserSessionLifetime))
-        return made
+    /// Sets the browser cookie to `value` (a sign-in renews it: OWASP's "renew the session id
+    /// after any privilege level change", so a value planted before the sign-in is worth nothing).
+    mutating func setBrowserCookie(_ value: String) {
+        browser = value
+        cookies.append(cookieHeader(Self.browserCookie, value, maxAge: tenant.settings.browserSessionLifetime))
     }
 
     /// Clears the browser cookie (logout).

@@ -68,7 +68,11 @@ extension PageText {
         delivery: "We cannot send codes right now. Try again later.",
         redirecting: "Returning to the application…",
         continueToApp: "Continue",
-        skipToContent: "Skip to content")
+        skipToContent: "Skip to content",
+        scopeOpenID: "Sign you in",
+        scopeProfile: "See your name",
+        scopeEmail: "See your email address",
+        scopeOffline: "Stay signed in")
 
     /// Polish.
     static let polish = PageText(
@@ -139,7 +143,11 @@ extension PageText {
         delivery: "Nie możemy teraz wysyłać kodów. Spróbuj później.",
         redirecting: "Powrót do aplikacji…",
         continueToApp: "Dalej",
-        skipToContent: "Przejdź do treści")
+        skipToContent: "Przejdź do treści",
+        scopeOpenID: "Zalogować Cię",
+        scopeProfile: "Widzieć Twoje imię i nazwisko",
+        scopeEmail: "Widzieć Twój adres e-mail",
+        scopeOffline: "Utrzymywać zalogowanie")
 
     /// Hebrew, written right to left.
     static let hebrew = PageText(
@@ -210,5 +218,9 @@ extension PageText {
         delivery: "אי אפשר לשלוח קודים כרגע. נסו שוב מאוחר יותר.",
         redirecting: "חוזרים לאפליקציה…",
         continueToApp: "המשך",
-        skipToContent: "דילוג לתוכן")
+        skipToContent: "דילוג לתוכן",
+        scopeOpenID: "להכניס אתכם לחשבון",
+        scopeProfile: "לראות את שמכם",
+        scopeEmail: "לראות את כתובת הדוא״ל שלכם",
+        scopeOffline: "להשאיר אתכם מחוברים")
 }

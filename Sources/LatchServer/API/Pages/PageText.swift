@@ -72,6 +72,10 @@ struct PageText: Sendable {
     var redirecting: String
     var continueToApp: String
     var skipToContent: String
+    var scopeOpenID: String
+    var scopeProfile: String
+    var scopeEmail: String
+    var scopeOffline: String
 
     /// The supported locales, preferred first when nothing is asked for.
     static let supported = ["en", "pl", "he"]

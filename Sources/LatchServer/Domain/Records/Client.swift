@@ -65,7 +65,15 @@ public struct Client: Sendable, Equatable {
     }
 
     /// Whether the client may use `grant` at the token endpoint.
-    public func allows(grant: String) -> Bool { effectiveGrantTypes.contains(grant) }
+    /// (The same rule as ``effectiveGrantTypes``, without building a set on the token endpoint's path.)
+    public func allows(grant: String) -> Bool {
+        if !grantTypes.isEmpty { return grantTypes.contains(grant) }
+        switch grant {
+        case GrantType.authorizationCode, GrantType.refreshToken, GrantType.deviceCode: return true
+        case GrantType.clientCredentials: return !isPublic
+        default: return !thirdParty && GrantType.nativeAuth.contains(grant)
+        }
+    }
 
     /// A new random API key: 32 random bytes, base64url (43 characters).
     public static func makeAPIKey() -> String { SecureRandom.token(byteCount: 32) }

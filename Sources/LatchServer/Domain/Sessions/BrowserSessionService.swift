@@ -26,6 +26,15 @@ public struct BrowserSessionService: Sendable {
         }
     }
 
+    /// Moves the sessions of the browser cookie `previous` to `renewed` (a sign-in renews the
+    /// cookie), except the accounts `renewed` has sessions of already.
+    public func move(from previous: String, to renewed: String, tenant: Tenant) throws {
+        try store.write { tx in
+            try tx.moveBrowserSessions(
+                from: Digest.sha256Hex(previous), to: Digest.sha256Hex(renewed), tenantID: tenant.id)
+        }
+    }
+
     /// Ends every session of the browser holding `browserCookie` and returns the accounts that
     /// were signed in.
     @discardableResult

@@ -424,5 +424,26 @@ enum SQLiteSchema {
             );
             CREATE INDEX device_authorizations_expiry ON device_authorizations(expires_at);
             """),
+        // Clients that authenticate with private_key_jwt (OpenID Connect Core § 9): their public JWKS,
+        // one row per client beside the clients table; and the SHA-256 of each client assertion's
+        // `jti` (with its tenant and client) until the assertion expires, so each is used once
+        // (RFC 7523 § 3 item 7).
+        SQLiteMigration(
+            "022_client_keys",
+            """
+            CREATE TABLE client_keys (
+                tenant_id TEXT NOT NULL,
+                client_id TEXT NOT NULL,
+                jwks TEXT NOT NULL,
+                updated_at INTEGER NOT NULL,
+                PRIMARY KEY (tenant_id, client_id),
+                FOREIGN KEY (tenant_id, client_id) REFERENCES clients(tenant_id, id)
+            );
+            CREATE TABLE client_assertion_ids (
+                jti_hash TEXT PRIMARY KEY,
+                expires_at INTEGER NOT NULL
+            );
+            CREATE INDEX client_assertion_ids_expiry ON client_assertion_ids(expires_at);
+            """),
     ]
 }

@@ -41,6 +41,18 @@ extension SQLiteStoreSession {
         ).count
     }
 
+    func moveBrowserSessions(from previousHash: String, to renewedHash: String, tenantID: String) throws {
+        try run(
+            """
+            DELETE FROM browser_sessions WHERE browser_hash = ? AND tenant_id = ?
+                AND user_id IN (SELECT user_id FROM browser_sessions WHERE browser_hash = ? AND tenant_id = ?)
+            """,
+            [.text(previousHash), .text(tenantID), .text(renewedHash), .text(tenantID)])
+        try run(
+            "UPDATE browser_sessions SET browser_hash = ? WHERE browser_hash = ? AND tenant_id = ?",
+            [.text(renewedHash), .text(previousHash), .text(tenantID)])
+    }
+
     func authorizationCode(hash: String) throws -> AuthorizationCode? {
         try queryOne("SELECT * FROM authorization_codes WHERE code_hash = ?", [.text(hash)]).map(decodeAuthorizationCode)
     }
