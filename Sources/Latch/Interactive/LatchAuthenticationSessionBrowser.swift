@@ -1,4 +1,4 @@
-#if canImport(AuthenticationServices)
+#if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS))
     import AuthenticationServices
     import Foundation
 
