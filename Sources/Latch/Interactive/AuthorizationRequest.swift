@@ -5,6 +5,8 @@ import Foundation
 struct AuthorizationRequest: Sendable {
     /// The authorization endpoint, `/{tenant}/oauth2/v2.0/authorize`.
     let endpoint: URL
+    /// The issuer the authorization server names itself in `iss` (RFC 9207 § 2): `{server}/{tenant}/v2.0`.
+    let issuer: String
     let clientID: String
     let redirectURI: URL
     let scopes: [String]
@@ -25,6 +27,9 @@ struct AuthorizationRequest: Sendable {
     ) {
         endpoint = configuration.serverURL.appendingPathComponent(configuration.tenant)
             .appendingPathComponent("oauth2/v2.0/authorize")
+        issuer =
+            configuration.serverURL.appendingPathComponent(configuration.tenant).appendingPathComponent("v2.0")
+            .absoluteString
         clientID = configuration.clientID
         self.redirectURI = redirectURI
         let requested = parameters.scopes.isEmpty ? configuration.defaultScopes : parameters.scopes
@@ -87,6 +92,13 @@ struct AuthorizationRequest: Sendable {
             throw LatchError(
                 code: .stateMismatch,
                 message: "The redirect's state does not match the request's; the response was not exchanged.")
+        }
+        // RFC 9207 § 2.4: a response naming another issuer came from another server (a mix-up
+        // attack); a server that sends no `iss` is taken as before.
+        if let returnedIssuer = value("iss"), returnedIssuer != issuer {
+            throw LatchError(
+                code: .invalidAuthorizationResponse,
+                message: "The redirect's iss names another authorization server; the response was not exchanged.")
         }
         if let error = value("error") {
             throw ServerErrorMapping.authorizationError(error, description: value("error_description"))

@@ -102,8 +102,22 @@ struct InteractiveProtocolTests {
     @Test("a redirect with the request's state gives its code")
     func goodRedirect() throws {
         let code = try Self.request().code(
-            from: URL(string: "http://127.0.0.1:50123/callback?code=abc&state=s-123&iss=https%3A%2F%2Fid.example.com")!)
+            from: URL(
+                string: "http://127.0.0.1:50123/callback?code=abc&state=s-123&iss=https%3A%2F%2Fid.example.com%2Fcontoso%2Fv2.0")!
+        )
         #expect(code == "abc")
+        #expect(try Self.request().code(from: URL(string: "http://127.0.0.1:50123/callback?code=abc&state=s-123")!) == "abc")
+    }
+
+    @Test("a redirect whose iss names another server is refused (RFC 9207 mix-up defence)")
+    func otherIssuer() {
+        for issuer in ["https%3A%2F%2Fid.example.com", "https%3A%2F%2Fevil.example%2Fcontoso%2Fv2.0", ""] {
+            let error = #expect(throws: LatchError.self) {
+                try Self.request().code(
+                    from: URL(string: "http://127.0.0.1:50123/callback?code=abc&state=s-123&iss=\(issuer)")!)
+            }
+            #expect(error?.code == .invalidAuthorizationResponse, "\(issuer)")
+        }
     }
 
     @Test(
