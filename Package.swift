@@ -49,7 +49,11 @@ let package = Package(
         .target(name: "LatchChildProcess", dependencies: ["LatchLocking"], swiftSettings: strictSettings),
 
         // MARK: - The SDK and its command-line client (Foundation only, so it builds for Apple platforms)
-        .target(name: "Latch", dependencies: ["LatchWire", "LatchLocking"], swiftSettings: strictSettings),
+        // On Linux the SDK digests with libcrypto (LatchCrypto); on Apple platforms with CryptoKit.
+        .target(
+            name: "Latch",
+            dependencies: ["LatchWire", "LatchLocking", .target(name: "LatchCrypto", condition: .when(platforms: [.linux]))],
+            swiftSettings: strictSettings),
         // An @Observable auth-state model for SwiftUI, apart so the core needs only Foundation.
         .target(name: "LatchObservation", dependencies: ["Latch"], swiftSettings: strictSettings),
         // Test support for apps that needs no server: a scripted transport and preview values.

@@ -1,4 +1,11 @@
 import Foundation
+internal import LatchWire
+
+#if canImport(CryptoKit)
+    import CryptoKit
+#else
+    internal import LatchCrypto
+#endif
 
 /// Proof Key for Code Exchange (RFC 7636): a fresh high-entropy `code_verifier` for each
 /// authorization request, sent as its S256 `code_challenge` (§ 4.2) with the request and as itself
@@ -9,7 +16,7 @@ struct PKCE: Sendable, Equatable {
 
     /// A verifier from the system's cryptographically secure generator.
     init() {
-        verifier = Self.base64URL(RandomText.bytes(32))
+        verifier = Base64URL.encode(RandomText.bytes(32))
     }
 
     /// A known verifier (tests, e.g. RFC 7636 Appendix B's).
@@ -18,16 +25,19 @@ struct PKCE: Sendable, Equatable {
     }
 
     /// `BASE64URL-ENCODE(SHA256(ASCII(code_verifier)))` (RFC 7636 § 4.2).
-    var challenge: String { Self.base64URL(SHA256.digest(Array(verifier.utf8))) }
+    var challenge: String { Base64URL.encode(Self.sha256(Array(verifier.utf8))) }
+
+    /// SHA-256 (FIPS 180-4) of `bytes`: CryptoKit on Apple platforms, libcrypto on Linux.
+    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        #if canImport(CryptoKit)
+            Array(SHA256.hash(data: bytes))
+        #else
+            Digest.sha256(bytes)
+        #endif
+    }
 
     /// The `code_challenge_method`.
     static let method = "S256"
-
-    /// Base64url without padding (RFC 7636 Appendix A).
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
 }
 
 /// Random values for `state` and `nonce` (RFC 6749 § 10.12, OpenID Connect Core § 3.1.2.1).
@@ -40,6 +50,6 @@ enum RandomText {
 
     /// 128 bits as base64url: unguessable, and safe in a URL unescaped.
     static func token() -> String {
-        PKCE.base64URL(bytes(16))
+        Base64URL.encode(bytes(16))
     }
 }

@@ -12,10 +12,10 @@ import Testing
 /// request's URL (RFC 6749 § 4.1.1) and the check of its redirect (§ 4.1.2).
 @Suite("Interactive sign-in: PKCE, request URL, redirect parsing")
 struct InteractiveProtocolTests {
-    @Test("SHA-256 matches the FIPS 180-4 examples, across block boundaries")
+    @Test("the PKCE digest is SHA-256: the FIPS 180-4 examples, across block boundaries")
     func sha256() {
         func hex(_ text: String) -> String {
-            SHA256.digest(Array(text.utf8)).map { String(format: "%02x", $0) }.joined()
+            PKCE.sha256(Array(text.utf8)).map { String(format: "%02x", $0) }.joined()
         }
         #expect(hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
