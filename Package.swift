@@ -106,7 +106,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .testTarget(
-            name: "LatchServerTests", dependencies: ["LatchServer", "LatchTesting", "LatchLocking", "LatchChildProcess"],
+            name: "LatchServerTests",
+            dependencies: ["LatchServer", "LatchTesting", "LatchSDKTesting", "LatchLocking", "LatchChildProcess"],
             swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import Foundation
 import LatchCrypto
+import LatchSDKTesting
 import LatchTesting
 import LatchWire
 
@@ -22,20 +23,21 @@ final class PageBrowser: @unchecked Sendable {  // used by one test task at a ti
             guard let location, let items = URLComponents(string: location)?.queryItems else { return [:] }
             return Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
         }
-        /// The `id` of the page's form.
-        var formID: String? { Self.first(#"<form id="([^"]+)""#, in: html) }
-        /// The form's `action`.
-        var formAction: String? { Self.first(#"<form id="[^"]+" method="post" action="([^"]+)""#, in: html) }
-        /// The form's hidden fields.
-        var hidden: [String: String] {
-            var fields: [String: String] = [:]
-            let pattern = try! NSRegularExpression(pattern: #"<input type="hidden" name="([^"]+)" value="([^"]*)""#)
-            for match in pattern.matches(in: html, range: NSRange(html.startIndex..., in: html)) {
-                let name = String(html[Range(match.range(at: 1), in: html)!])
-                fields[name] = Self.unescape(String(html[Range(match.range(at: 2), in: html)!]))
-            }
-            return fields
+        /// The page's forms, read by the SDK's scripted-browser parser.
+        var parsed: ScriptedPage {
+            ScriptedPage(url: URL(string: "http://page.invalid/")!, status: status, headers: headers, html: html)
         }
+        /// The `id` of the page's first form.
+        var formID: String? { parsed.forms.first?.id }
+        /// The first form's `action`, as a path with its query.
+        var formAction: String? {
+            guard let action = parsed.forms.first?.action,
+                let components = URLComponents(url: action, resolvingAgainstBaseURL: false)
+            else { return nil }
+            return components.percentEncodedPath + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
+        }
+        /// The first form's hidden fields.
+        var hidden: [String: String] { parsed.forms.first?.hiddenFields ?? [:] }
         /// The `<h1>`.
         var title: String? { Self.first(#"<h1 id="title">([^<]*)</h1>"#, in: html) }
         /// The href of link `id`.
@@ -96,7 +98,7 @@ final class PageBrowser: @unchecked Sendable {  // used by one test task at a ti
     /// Posts `page`'s form with its hidden fields and `fields`.
     func submit(_ page: Page, _ fields: [String: String]) async throws -> Page {
         guard let action = page.formAction else { throw BrowserError.noForm(page.html) }
-        return try await post(Page.unescape(action), page.hidden.merging(fields) { $1 })
+        return try await post(action, page.hidden.merging(fields) { $1 })
     }
 
     private func send(_ method: String, _ target: String, body: Data?) async throws -> Page {
