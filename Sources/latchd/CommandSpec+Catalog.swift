@@ -62,7 +62,7 @@ extension CommandSpec {
             .valued(
                 "rate-limit", "KIND=N/PERIOD",
                 "Per-source limit, e.g. flow-starts=30/5m; KIND is flow-starts, code-sends, password-attempts, "
-                    + "token-requests or user-code-guesses; N=0 turns it off (repeatable).", repeatable: true),
+                    + "token-requests or user-code-guesses; N=0 turns it off.", repeatable: true),
         ] + firebaseOptions + MFAOptions.specs + [dataDirectory])
 
     /// `latchd tenant update`.
@@ -82,7 +82,7 @@ extension CommandSpec {
             .valued(
                 "rate-limit", "KIND=N/PERIOD",
                 "Per-source limit, e.g. flow-starts=30/5m; KIND is flow-starts, code-sends, password-attempts, "
-                    + "token-requests or user-code-guesses; N=0 turns it off (repeatable).", repeatable: true),
+                    + "token-requests or user-code-guesses; N=0 turns it off.", repeatable: true),
         ] + firebaseOptions + MFAOptions.specs + [dataDirectory])
 
     /// `latchd tenant list`.
@@ -101,17 +101,17 @@ extension CommandSpec {
             .valued(
                 "redirect-uri", "URI",
                 "A redirect URI of the code flow: https, http on 127.0.0.1/[::1] (any port matches), "
-                    + "or a private-use scheme like com.example.app:/cb (repeatable).",
+                    + "or a private-use scheme like com.example.app:/cb.",
                 repeatable: true),
             .valued(
                 "grant-type", "GRANT",
                 "A grant the client may use: authorization_code, refresh_token, client_credentials, "
                     + "urn:ietf:params:oauth:grant-type:device_code, password, oob, continuation_token, mfa_oob "
-                    + "(repeatable; default: all of its kind).",
+                    + "(default: all of its kind).",
                 repeatable: true),
             .flag("third-party", "A third-party client: users consent on the hosted page; no native-auth grants."),
             .valued(
-                "post-logout-redirect-uri", "URI", "Where RP-initiated logout may send the browser back to (repeatable).",
+                "post-logout-redirect-uri", "URI", "Where RP-initiated logout may send the browser back to.",
                 repeatable: true),
             .valued(
                 "jwks", "FILE",
@@ -122,7 +122,7 @@ extension CommandSpec {
             .valued("scope", "SCOPE", "A scope the client may request; others are declined.", repeatable: true),
             .valued(
                 "attestation-key", "KEYID",
-                "Require the Latch-App-Attestation header to name this key id on every request (repeatable).",
+                "Require the Latch-App-Attestation header to name this key id on every request.",
                 repeatable: true),
             .valued(
                 "api-key", "KEY",
