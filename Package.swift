@@ -31,6 +31,9 @@ let package = Package(
             name: "CSQLite", pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(
+            name: "CPQ", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(
             name: "CCrypto", pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]),
         .systemLibrary(
@@ -74,12 +77,15 @@ let package = Package(
         // MARK: - Server layers: one wrapper per C library, then the server
         .target(name: "LatchHTTP", dependencies: ["CMicroHTTPD", "LatchLocking"], swiftSettings: strictSettings),
         .target(name: "LatchSQLite", dependencies: ["CSQLite", "LatchLocking"], swiftSettings: strictSettings),
+        .target(name: "LatchPostgres", dependencies: ["CPQ", "LatchLocking"], swiftSettings: strictSettings),
         .target(
             name: "LatchCrypto", dependencies: ["CCrypto", "CArgon2", "LatchWire", "LatchLocking"],
             swiftSettings: strictSettings),
         .target(
             name: "LatchServer",
-            dependencies: ["LatchWire", "LatchHTTP", "LatchSQLite", "LatchCrypto", "LatchCurl", "LatchLocking"],
+            dependencies: [
+                "LatchWire", "LatchHTTP", "LatchSQLite", "LatchPostgres", "LatchCrypto", "LatchCurl", "LatchLocking",
+            ],
             swiftSettings: strictSettings),
         .target(
             name: "LatchTesting", dependencies: ["Latch", "LatchServer", "LatchHTTP", "LatchLocking"],
@@ -107,7 +113,9 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "LatchServerTests",
-            dependencies: ["LatchServer", "LatchTesting", "LatchSDKTesting", "LatchLocking", "LatchChildProcess"],
+            dependencies: [
+                "LatchServer", "LatchTesting", "LatchSDKTesting", "LatchLocking", "LatchChildProcess", "LatchPostgres",
+            ],
             swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -4,7 +4,7 @@
 # Idempotent and quiet when everything is present. Needs root (or sudo) only when installing.
 set -euo pipefail
 
-packages=(libmicrohttpd-dev libsqlite3-dev libssl-dev libargon2-dev libcurl4-openssl-dev pkg-config sqlite3 openssl curl jq python3 python3-venv)
+packages=(libmicrohttpd-dev libsqlite3-dev libpq-dev libssl-dev libargon2-dev libcurl4-openssl-dev pkg-config sqlite3 openssl curl jq python3 python3-venv)
 # --bench: wrk drives the load, argon2 (CLI) and python3 (ctypes on libargon2) time one password hash,
 # iproute2 (ss) checks the port.
 if [ "${1:-}" = "--bench" ]; then packages+=(wrk argon2 python3 iproute2); fi
@@ -12,6 +12,9 @@ if [ "${1:-}" = "--bench" ]; then packages+=(wrk argon2 python3 iproute2); fi
 # hosted-page tests, and DejaVu for the glyphs (Hebrew too) in their screenshots. Kept out of the
 # default set: `make run` needs no browser, and Chromium is some 300 MB.
 if [ "${1:-}" = "--browser" ]; then packages+=(chromium chromium-driver fonts-dejavu-core); fi
+# --postgres (make test, so CI): the PostgreSQL server whose initdb and pg_ctl make the tests'
+# throwaway cluster (scripts/with-postgres.sh). `make run` needs only libpq.
+if [ "${1:-}" = "--postgres" ]; then packages+=(postgresql); fi
 
 missing=()
 for package in "${packages[@]}"; do

@@ -1,3 +1,5 @@
+internal import LatchLocking
+
 /// A fixed set of read-only connections lent out one closure at a time.
 ///
 /// WAL mode lets readers run concurrently with the single writer, each on its own

@@ -1,3 +1,5 @@
+internal import LatchLocking
+
 /// Owns the single writer connection and serializes all writes on it.
 ///
 /// With group commit, concurrent callers enqueue their closures and one of them at a

@@ -29,16 +29,23 @@ public final class SQLiteStore: Store {
     }
 
     public func read<T>(_ body: (any StoreReading) throws -> T) throws -> T {
-        try Self.mapped { try database.read { connection in try body(SQLiteStoreSession(connection: connection)) } }
+        try Self.mapped {
+            try database.read { connection in try body(SQLStoreSession(connection: SQLiteSQLConnection(connection: connection))) }
+        }
     }
 
     public func write<T>(_ body: (any StoreWriting) throws -> T) throws -> T {
-        try Self.mapped { try database.write { connection in try body(SQLiteStoreSession(connection: connection)) } }
+        try Self.mapped {
+            try database.write { connection in try body(SQLStoreSession(connection: SQLiteSQLConnection(connection: connection)))
+            }
+        }
     }
 
     public func writeRelaxed<T>(_ body: (any StoreWriting) throws -> T) throws -> T {
         try Self.mapped {
-            try database.writeRelaxed { connection in try body(SQLiteStoreSession(connection: connection)) }
+            try database.writeRelaxed { connection in
+                try body(SQLStoreSession(connection: SQLiteSQLConnection(connection: connection)))
+            }
         }
     }
 
@@ -48,7 +55,7 @@ public final class SQLiteStore: Store {
         do {
             return try work()
         } catch let error as SQLiteError {
-            throw SQLiteStoreSession.storeError(error)
+            throw SQLiteSQLConnection.storeError(error)
         }
     }
 

@@ -1,9 +1,8 @@
 import Foundation
-import LatchSQLite
 
 // MARK: - Device authorizations
 
-extension SQLiteStoreSession {
+extension SQLStoreSession {
     func deviceAuthorization(deviceCodeHash: String) throws -> DeviceAuthorization? {
         try queryOne("SELECT * FROM device_authorizations WHERE device_code_hash = ?", [.text(deviceCodeHash)])
             .map(decodeDeviceAuthorization)
@@ -26,11 +25,11 @@ extension SQLiteStoreSession {
             """,
             [
                 .text(authorization.deviceCodeHash), .text(authorization.userCodeHash), .text(authorization.tenantID),
-                .text(authorization.clientID), SQLiteValue(words: authorization.scopes),
+                .text(authorization.clientID), SQLValue(words: authorization.scopes),
                 .text(authorization.status.rawValue), authorization.userID.map { .text($0) } ?? .null,
-                SQLiteValue(authorization.authTime), SQLiteValue(words: authorization.amr),
-                .integer(Int64(authorization.interval)), SQLiteValue(authorization.lastPolledAt),
-                SQLiteValue(authorization.createdAt), SQLiteValue(authorization.expiresAt),
+                SQLValue(authorization.authTime), SQLValue(words: authorization.amr),
+                .integer(Int64(authorization.interval)), SQLValue(authorization.lastPolledAt),
+                SQLValue(authorization.createdAt), SQLValue(authorization.expiresAt),
             ])
     }
 
@@ -38,15 +37,15 @@ extension SQLiteStoreSession {
         userCodeHash: String, tenantID: String, decision: DeviceAuthorization.Decision, at date: Date
     ) throws -> Bool {
         let status: DeviceAuthorization.Status
-        var userID = SQLiteValue.null
-        var authTime = SQLiteValue.null
-        var amr = SQLiteValue(words: [])
+        var userID = SQLValue.null
+        var authTime = SQLValue.null
+        var amr = SQLValue(words: [])
         switch decision {
         case .approved(let user, let time, let methods):
             status = .approved
             userID = .text(user)
-            authTime = SQLiteValue(time)
-            amr = SQLiteValue(words: methods)
+            authTime = SQLValue(time)
+            amr = SQLValue(words: methods)
         case .denied:
             status = .denied
         }
@@ -56,14 +55,14 @@ extension SQLiteStoreSession {
             WHERE tenant_id = ? AND user_code_hash = ? AND status = 'pending' AND expires_at > ?
             RETURNING device_code_hash
             """,
-            [.text(status.rawValue), userID, authTime, amr, .text(tenantID), .text(userCodeHash), SQLiteValue(date)])
+            [.text(status.rawValue), userID, authTime, amr, .text(tenantID), .text(userCodeHash), SQLValue(date)])
             != nil
     }
 
     func recordDevicePoll(deviceCodeHash: String, at date: Date, interval: Int) throws {
         try run(
             "UPDATE device_authorizations SET last_polled_at = ?, interval_seconds = ? WHERE device_code_hash = ?",
-            [SQLiteValue(date), .integer(Int64(interval)), .text(deviceCodeHash)])
+            [SQLValue(date), .integer(Int64(interval)), .text(deviceCodeHash)])
     }
 
     func consumeApprovedDeviceAuthorization(deviceCodeHash: String) throws -> DeviceAuthorization? {
@@ -73,7 +72,7 @@ extension SQLiteStoreSession {
         ).map(decodeDeviceAuthorization)
     }
 
-    private func decodeDeviceAuthorization(_ row: SQLiteRow) throws -> DeviceAuthorization {
+    private func decodeDeviceAuthorization(_ row: SQLRow) throws -> DeviceAuthorization {
         guard let status = DeviceAuthorization.Status(rawValue: try row.requiredString("status")),
             let interval = row.int("interval_seconds")
         else { throw StoreError.corrupt("device_authorizations") }

@@ -1,9 +1,8 @@
 import Foundation
-import LatchSQLite
 
 // MARK: - Strong authentication methods
 
-extension SQLiteStoreSession {
+extension SQLStoreSession {
     func authMethods(userID: String, tenantID: String) throws -> [AuthMethod] {
         try query(
             "SELECT * FROM auth_methods WHERE tenant_id = ? AND user_id = ? ORDER BY created_at, id",
@@ -19,7 +18,7 @@ extension SQLiteStoreSession {
             """,
             [
                 .text(method.id), .text(method.tenantID), .text(method.userID), .text(method.channel.rawValue),
-                .text(method.target), .integer(method.verified ? 1 : 0), SQLiteValue(method.createdAt),
+                .text(method.target), .integer(method.verified ? 1 : 0), SQLValue(method.createdAt),
             ])
     }
 
@@ -30,7 +29,7 @@ extension SQLiteStoreSession {
         return connection.changes == 1
     }
 
-    private func decodeAuthMethod(_ row: SQLiteRow) throws -> AuthMethod {
+    private func decodeAuthMethod(_ row: SQLRow) throws -> AuthMethod {
         let channel = try row.requiredString("channel")
         guard let decoded = DeliveryChannel(rawValue: channel) else {
             throw StoreError.corrupt("auth method with unknown channel '\(channel.prefix(16))'")

@@ -1,14 +1,13 @@
 import Foundation
-import LatchSQLite
 
 // MARK: - Outbox and audit
 
-extension SQLiteStoreSession {
+extension SQLStoreSession {
     func outboxMessages(tenantID: String?, recipient: String?, abandonedOnly: Bool, limit: Int) throws
         -> [StoredOutboxMessage]
     {
         var sql = "SELECT * FROM outbox WHERE 1 = 1"
-        var bindings: [SQLiteValue] = []
+        var bindings: [SQLValue] = []
         if abandonedOnly { sql += " AND abandoned_at IS NOT NULL" }
         if let tenantID {
             sql += " AND tenant_id = ?"
@@ -30,7 +29,7 @@ extension SQLiteStoreSession {
                 AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
             ORDER BY id LIMIT ?
             """,
-            [SQLiteValue(now), .integer(Int64(limit))]
+            [SQLValue(now), .integer(Int64(limit))]
         ).map(decodeMessage)
     }
 
@@ -43,9 +42,9 @@ extension SQLiteStoreSession {
             """,
             [
                 .text(message.messageID), .text(message.tenantID), .text(message.channel), .text(message.recipient),
-                .text(message.subject), message.sealedBody.map { .blob($0) } ?? .null, SQLiteValue(message.createdAt),
-                SQLiteValue(message.deliveredAt), SQLiteValue(message.abandonedAt), .integer(Int64(message.attempts)),
-                message.lastError.map { .text($0) } ?? .null, SQLiteValue(message.nextAttemptAt),
+                .text(message.subject), message.sealedBody.map { .blob($0) } ?? .null, SQLValue(message.createdAt),
+                SQLValue(message.deliveredAt), SQLValue(message.abandonedAt), .integer(Int64(message.attempts)),
+                message.lastError.map { .text($0) } ?? .null, SQLValue(message.nextAttemptAt),
             ])
     }
 
@@ -55,14 +54,14 @@ extension SQLiteStoreSession {
             UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?
             WHERE id = ? AND delivered_at IS NULL AND abandoned_at IS NULL
             """,
-            [.text(error), SQLiteValue(retryAt), .integer(id)])
+            [.text(error), SQLValue(retryAt), .integer(id)])
     }
 
     func codeSendTimes(tenantID: String, recipient: String, purpose: String, source: String?, since: Date, limit: Int)
         throws -> [Date]
     {
         var sql = "SELECT at FROM code_sends WHERE tenant_id = ? AND recipient = ? AND purpose = ? AND at > ?"
-        var bindings: [SQLiteValue] = [.text(tenantID), .text(recipient), .text(purpose), SQLiteValue(since)]
+        var bindings: [SQLValue] = [.text(tenantID), .text(recipient), .text(purpose), SQLValue(since)]
         if let source {
             sql += " AND source = ?"
             bindings.append(.text(source))
@@ -75,7 +74,7 @@ extension SQLiteStoreSession {
     func recordCodeSend(tenantID: String, recipient: String, purpose: String, source: String, at date: Date) throws {
         try run(
             "INSERT INTO code_sends (tenant_id, recipient, purpose, source, at) VALUES (?, ?, ?, ?, ?)",
-            [.text(tenantID), .text(recipient), .text(purpose), .text(source), SQLiteValue(date)])
+            [.text(tenantID), .text(recipient), .text(purpose), .text(source), SQLValue(date)])
     }
 
     func markDelivered(ids: [Int64], at date: Date, redact: Bool) throws {
@@ -84,7 +83,7 @@ extension SQLiteStoreSession {
             ? "UPDATE outbox SET delivered_at = ?, sealed_body = NULL WHERE id = ?"
             : "UPDATE outbox SET delivered_at = ? WHERE id = ?"
         for id in ids {
-            try run(sql, [SQLiteValue(date), .integer(id)])
+            try run(sql, [SQLValue(date), .integer(id)])
         }
     }
 
@@ -95,30 +94,30 @@ extension SQLiteStoreSession {
                 UPDATE outbox SET abandoned_at = ?, sealed_body = NULL, last_error = COALESCE(?, last_error)
                 WHERE id = ? AND delivered_at IS NULL
                 """,
-                [SQLiteValue(date), reason.map { .text($0) } ?? .null, .integer(id)])
+                [SQLValue(date), reason.map { .text($0) } ?? .null, .integer(id)])
         }
     }
 
     func purge(outboxBefore: Date, sessionsBefore: Date) throws {
-        try run("DELETE FROM outbox WHERE created_at < ?", [SQLiteValue(outboxBefore)])
-        try run("DELETE FROM code_sends WHERE at < ?", [SQLiteValue(outboxBefore)])
-        try run("DELETE FROM oob_codes WHERE expires_at < ?", [SQLiteValue(sessionsBefore)])
-        try run("DELETE FROM authorization_codes WHERE expires_at < ?", [SQLiteValue(sessionsBefore)])
-        try run("DELETE FROM browser_sessions WHERE expires_at < ?", [SQLiteValue(sessionsBefore)])
-        try run("DELETE FROM device_authorizations WHERE expires_at < ?", [SQLiteValue(sessionsBefore)])
+        try run("DELETE FROM outbox WHERE created_at < ?", [SQLValue(outboxBefore)])
+        try run("DELETE FROM code_sends WHERE at < ?", [SQLValue(outboxBefore)])
+        try run("DELETE FROM oob_codes WHERE expires_at < ?", [SQLValue(sessionsBefore)])
+        try run("DELETE FROM authorization_codes WHERE expires_at < ?", [SQLValue(sessionsBefore)])
+        try run("DELETE FROM browser_sessions WHERE expires_at < ?", [SQLValue(sessionsBefore)])
+        try run("DELETE FROM device_authorizations WHERE expires_at < ?", [SQLValue(sessionsBefore)])
         // An unknown address's failures are forgotten a month after its last attempt.
         try run(
-            "DELETE FROM address_attempts WHERE updated_at < ?", [SQLiteValue(outboxBefore.addingTimeInterval(-29 * 86_400))])
+            "DELETE FROM address_attempts WHERE updated_at < ?", [SQLValue(outboxBefore.addingTimeInterval(-29 * 86_400))])
         let ended = "SELECT id FROM token_families WHERE expires_at < ? OR revoked_at < ?"
         try run(
             "DELETE FROM refresh_tokens WHERE family_id IN (\(ended))",
-            [SQLiteValue(sessionsBefore), SQLiteValue(sessionsBefore)])
+            [SQLValue(sessionsBefore), SQLValue(sessionsBefore)])
         try run(
             "DELETE FROM token_families WHERE expires_at < ? OR revoked_at < ?",
-            [SQLiteValue(sessionsBefore), SQLiteValue(sessionsBefore)])
+            [SQLValue(sessionsBefore), SQLValue(sessionsBefore)])
     }
 
-    private func decodeMessage(_ row: SQLiteRow) throws -> StoredOutboxMessage {
+    private func decodeMessage(_ row: SQLRow) throws -> StoredOutboxMessage {
         StoredOutboxMessage(
             id: row.int("id") ?? 0, messageID: try row.requiredString("message_id"),
             tenantID: try row.requiredString("tenant_id"), channel: try row.requiredString("channel"),
@@ -143,7 +142,7 @@ extension SQLiteStoreSession {
     }
 
     func deleteAuditEvents(tenantID: String, before date: Date) throws {
-        try run("DELETE FROM audit_events WHERE tenant_id = ? AND at < ?", [.text(tenantID), SQLiteValue(date)])
+        try run("DELETE FROM audit_events WHERE tenant_id = ? AND at < ?", [.text(tenantID), SQLValue(date)])
     }
 
     func insert(_ event: AuditEvent) throws {
@@ -153,11 +152,11 @@ extension SQLiteStoreSession {
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """,
             [
-                .text(event.tenantID), SQLiteValue(event.at), .text(event.kind.rawValue),
+                .text(event.tenantID), SQLValue(event.at), .text(event.kind.rawValue),
                 event.userID.map { .text($0) } ?? .null, event.clientID.map { .text($0) } ?? .null,
                 event.remoteAddress.map { .text($0) } ?? .null, event.detail.map { .text($0) } ?? .null,
             ])
     }
 }
 
-extension SQLiteStoreSession: StoreWriting {}
+extension SQLStoreSession: StoreWriting {}

@@ -1,9 +1,8 @@
 import Foundation
-import LatchSQLite
 
 // MARK: - Users
 
-extension SQLiteStoreSession {
+extension SQLStoreSession {
     func user(email: String, tenantID: String) throws -> User? {
         try queryOne("SELECT * FROM users WHERE tenant_id = ? AND email = ?", [.text(tenantID), .text(email)])
             .map(decodeUser)
@@ -43,9 +42,9 @@ extension SQLiteStoreSession {
             [
                 .text(user.id), .text(user.tenantID), .text(user.email), .integer(user.emailVerified ? 1 : 0),
                 user.passwordHash.map { .text($0) } ?? .null, user.displayName.map { .text($0) } ?? .null,
-                SQLiteValue(json: user.attributes), .integer(user.disabled ? 1 : 0), SQLiteValue(user.createdAt),
-                SQLiteValue(user.validSince), .integer(Int64(user.failedSignIns)), SQLiteValue(user.signInBlockedUntil),
-                user.customClaims.map { .text($0) } ?? .null, SQLiteValue(user.lastLoginAt), SQLiteValue(user.lastRefreshAt),
+                SQLValue(json: user.attributes), .integer(user.disabled ? 1 : 0), SQLValue(user.createdAt),
+                SQLValue(user.validSince), .integer(Int64(user.failedSignIns)), SQLValue(user.signInBlockedUntil),
+                user.customClaims.map { .text($0) } ?? .null, SQLValue(user.lastLoginAt), SQLValue(user.lastRefreshAt),
             ])
     }
 
@@ -57,7 +56,8 @@ extension SQLiteStoreSession {
     }
 
     func update(_ user: User) throws {
-        try run(
+        // A new address may be another account's: the domain answers that conflict and goes on.
+        try runAllowingConflict(
             """
             UPDATE users SET email = ?, email_verified = ?, password_hash = ?, display_name = ?, attributes = ?,
                              disabled = ?, valid_since = ?, custom_claims = ?
@@ -65,8 +65,8 @@ extension SQLiteStoreSession {
             """,
             [
                 .text(user.email), .integer(user.emailVerified ? 1 : 0), user.passwordHash.map { .text($0) } ?? .null,
-                user.displayName.map { .text($0) } ?? .null, SQLiteValue(json: user.attributes),
-                .integer(user.disabled ? 1 : 0), SQLiteValue(user.validSince), user.customClaims.map { .text($0) } ?? .null,
+                user.displayName.map { .text($0) } ?? .null, SQLValue(json: user.attributes),
+                .integer(user.disabled ? 1 : 0), SQLValue(user.validSince), user.customClaims.map { .text($0) } ?? .null,
                 .text(user.id), .text(user.tenantID),
             ])
     }
@@ -83,7 +83,7 @@ extension SQLiteStoreSession {
             signIn
                 ? "UPDATE users SET last_login_at = ?1, last_refresh_at = ?1 WHERE id = ?2"
                 : "UPDATE users SET last_refresh_at = ?1 WHERE id = ?2",
-            [SQLiteValue(date), .text(userID)])
+            [SQLValue(date), .text(userID)])
     }
 
     func deleteUsers(tenantID: String) throws -> Int {
@@ -107,7 +107,7 @@ extension SQLiteStoreSession {
             WHERE id = ? AND (sign_in_blocked_until IS NULL OR sign_in_blocked_until <= ?)
             RETURNING failed_sign_ins
             """,
-            [.text(userID), SQLiteValue(date)]
+            [.text(userID), SQLValue(date)]
         ).flatMap { $0.int("failed_sign_ins") }.map { Int($0) }
     }
 
@@ -123,21 +123,21 @@ extension SQLiteStoreSession {
             """
             INSERT INTO address_attempts (tenant_id, address_key, failed, blocked_until, updated_at)
             VALUES (?1, ?2, 1, NULL, ?3)
-            ON CONFLICT (tenant_id, address_key) DO UPDATE SET failed = failed + 1, updated_at = ?3
-            WHERE blocked_until IS NULL OR blocked_until <= ?3
+            ON CONFLICT (tenant_id, address_key) DO UPDATE SET failed = address_attempts.failed + 1, updated_at = ?3
+            WHERE address_attempts.blocked_until IS NULL OR address_attempts.blocked_until <= ?3
             RETURNING failed
             """,
-            [.text(tenantID), .text(addressKey), SQLiteValue(date)]
+            [.text(tenantID), .text(addressKey), SQLValue(date)]
         ).flatMap { $0.int("failed") }.map { Int($0) }
     }
 
     func delayAddress(tenantID: String, addressKey: String, until date: Date) throws {
         try run(
             """
-            UPDATE address_attempts SET blocked_until = max(coalesce(blocked_until, 0), ?)
+            UPDATE address_attempts SET blocked_until = \(dialect.greatest("coalesce(blocked_until, 0)", "?"))
             WHERE tenant_id = ? AND address_key = ?
             """,
-            [SQLiteValue(date), .text(tenantID), .text(addressKey)])
+            [SQLValue(date), .text(tenantID), .text(addressKey)])
     }
 
     func clearAddressAttempts(tenantID: String, addressKey: String) throws {
@@ -147,8 +147,8 @@ extension SQLiteStoreSession {
 
     func delaySignIn(userID: String, until date: Date) throws {
         try run(
-            "UPDATE users SET sign_in_blocked_until = max(coalesce(sign_in_blocked_until, 0), ?) WHERE id = ?",
-            [SQLiteValue(date), .text(userID)])
+            "UPDATE users SET sign_in_blocked_until = \(dialect.greatest("coalesce(sign_in_blocked_until, 0)", "?")) WHERE id = ?",
+            [SQLValue(date), .text(userID)])
     }
 
     func clearSignInFailures(userID: String) throws {
@@ -160,7 +160,7 @@ extension SQLiteStoreSession {
             [.text(userID)])
     }
 
-    private func decodeUser(_ row: SQLiteRow) throws -> User {
+    private func decodeUser(_ row: SQLRow) throws -> User {
         User(
             id: try row.requiredString("id"), tenantID: try row.requiredString("tenant_id"),
             email: try row.requiredString("email"), emailVerified: row.flag("email_verified"),

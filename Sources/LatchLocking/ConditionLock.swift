@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-    internal import Glibc
+    import Glibc
 #elseif canImport(Musl)
-    internal import Musl
+    import Musl
 #elseif canImport(Darwin)
-    internal import Darwin
+    import Darwin
 #endif
 
 /// A pthread mutex with one condition variable, for state that threads must wait on.
@@ -11,11 +11,12 @@
 /// `Synchronization.Mutex` has no condition variable, and the callers are plain OS
 /// threads (HTTP workers) for which blocking is the intended behaviour.
 // @unchecked Sendable: the pthread objects are heap-allocated, never move, and are only used through pthread calls, which are thread-safe.
-final class ConditionLock: @unchecked Sendable {
+package final class ConditionLock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
-    init() {
+    /// A new, unlocked mutex and its condition.
+    package init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         condition = .allocate(capacity: 1)
@@ -33,27 +34,34 @@ final class ConditionLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
+    /// Acquires the mutex.
+    package func lock() { pthread_mutex_lock(mutex) }
 
-    func unlock() { pthread_mutex_unlock(mutex) }
+    /// Releases the mutex.
+    package func unlock() { pthread_mutex_unlock(mutex) }
 
     /// Releases the mutex, sleeps until a broadcast, and re-acquires it; callers must re-check their predicate.
-    func wait() { pthread_cond_wait(condition, mutex) }
+    package func wait() { pthread_cond_wait(condition, mutex) }
 
-    func broadcast() { pthread_cond_broadcast(condition) }
+    /// Like ``wait()``, but gives up after `seconds`; returns `false` when the time ran out
+    /// (`pthread_cond_timedwait` against `CLOCK_REALTIME`). Callers re-check their predicate either way.
+    package func wait(seconds: Double) -> Bool {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let total = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 + max(0, seconds)
+        var deadline = timespec()
+        deadline.tv_sec = Int(total)
+        deadline.tv_nsec = Int((total - Double(Int(total))) * 1e9)
+        return pthread_cond_timedwait(condition, mutex, &deadline) == 0
+    }
 
-    func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    /// Wakes every waiter.
+    package func broadcast() { pthread_cond_broadcast(condition) }
+
+    /// Runs `body` with the mutex held.
+    package func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         lock()
         defer { unlock() }
         return try body()
     }
-}
-
-/// Identifies the calling OS thread, to reject re-entrant writes that would otherwise deadlock.
-struct ThreadID: Equatable {
-    private let raw: pthread_t
-
-    static var current: ThreadID { ThreadID(raw: pthread_self()) }
-
-    static func == (a: ThreadID, b: ThreadID) -> Bool { pthread_equal(a.raw, b.raw) != 0 }
 }

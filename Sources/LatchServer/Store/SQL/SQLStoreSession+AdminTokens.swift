@@ -1,9 +1,8 @@
 import Foundation
-import LatchSQLite
 
 // MARK: - Admin tokens
 
-extension SQLiteStoreSession {
+extension SQLStoreSession {
     func adminToken(secretHash: String) throws -> AdminToken? {
         try queryOne("SELECT * FROM admin_tokens WHERE secret_hash = ?", [.text(secretHash)]).map(decodeAdminToken)
     }
@@ -29,13 +28,13 @@ extension SQLiteStoreSession {
             """,
             [
                 .text(token.id), .text(token.tenantID), .text(token.label), .text(token.secretHash),
-                SQLiteValue(token.createdAt), SQLiteValue(token.lastUsedAt), SQLiteValue(token.revokedAt),
+                SQLValue(token.createdAt), SQLValue(token.lastUsedAt), SQLValue(token.revokedAt),
             ])
     }
 
     func revokeAdminToken(id: String, at date: Date) throws -> Bool {
         try run(
-            "UPDATE admin_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", [SQLiteValue(date), .text(id)])
+            "UPDATE admin_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", [SQLValue(date), .text(id)])
         return connection.changes == 1
     }
 
@@ -45,10 +44,10 @@ extension SQLiteStoreSession {
             UPDATE admin_tokens SET last_used_at = ?
             WHERE id = ? AND revoked_at IS NULL AND (last_used_at IS NULL OR last_used_at < ?)
             """,
-            [SQLiteValue(date), .text(id), SQLiteValue(recordedBefore)])
+            [SQLValue(date), .text(id), SQLValue(recordedBefore)])
     }
 
-    private func decodeAdminToken(_ row: SQLiteRow) throws -> AdminToken {
+    private func decodeAdminToken(_ row: SQLRow) throws -> AdminToken {
         AdminToken(
             id: try row.requiredString("id"), tenantID: try row.requiredString("tenant_id"),
             label: try row.requiredString("label"), secretHash: try row.requiredString("secret_hash"),

@@ -1,9 +1,8 @@
 import Foundation
-import LatchSQLite
 
 // MARK: - Tenants and clients
 
-extension SQLiteStoreSession {
+extension SQLStoreSession {
     func tenant(named name: String) throws -> Tenant? {
         try queryOne("SELECT * FROM tenants WHERE name = ?", [.text(name)]).map(decodeTenant)
     }
@@ -22,7 +21,7 @@ extension SQLiteStoreSession {
             "INSERT INTO tenants (id, name, settings, created_at) VALUES (?, ?, ?, ?)",
             [
                 .text(tenant.id), .text(tenant.name), .text(String(decoding: settings, as: UTF8.self)),
-                SQLiteValue(tenant.createdAt),
+                SQLValue(tenant.createdAt),
             ])
     }
 
@@ -31,7 +30,7 @@ extension SQLiteStoreSession {
         return try queryOne("UPDATE tenants SET settings = ? WHERE id = ? RETURNING id", [.text(text), .text(tenantID)]) != nil
     }
 
-    private func decodeTenant(_ row: SQLiteRow) throws -> Tenant {
+    private func decodeTenant(_ row: SQLRow) throws -> Tenant {
         let settingsText = try row.requiredString("settings")
         let settings: TenantSettings
         do {
@@ -67,11 +66,11 @@ extension SQLiteStoreSession {
             """,
             [
                 .text(client.tenantID), .text(client.id), .text(client.name), .integer(client.isPublic ? 1 : 0),
-                SQLiteValue(words: client.allowedScopes), SQLiteValue(client.createdAt),
-                SQLiteValue(words: client.attestationKeyIDs), .text(client.apiKey),
-                client.secretHash.map { .text($0) } ?? .null, SQLiteValue(words: client.redirectURIs),
-                SQLiteValue(words: client.grantTypes), .integer(client.thirdParty ? 1 : 0),
-                SQLiteValue(words: client.postLogoutRedirectURIs), .integer(client.acceptsAnyLoopbackRedirect ? 1 : 0),
+                SQLValue(words: client.allowedScopes), SQLValue(client.createdAt),
+                SQLValue(words: client.attestationKeyIDs), .text(client.apiKey),
+                client.secretHash.map { .text($0) } ?? .null, SQLValue(words: client.redirectURIs),
+                SQLValue(words: client.grantTypes), .integer(client.thirdParty ? 1 : 0),
+                SQLValue(words: client.postLogoutRedirectURIs), .integer(client.acceptsAnyLoopbackRedirect ? 1 : 0),
             ])
     }
 
@@ -86,7 +85,7 @@ extension SQLiteStoreSession {
             [.text(hash), .text(tenantID), .text(clientID)]) != nil
     }
 
-    private func decodeClient(_ row: SQLiteRow) throws -> Client {
+    private func decodeClient(_ row: SQLRow) throws -> Client {
         var client = Client(
             id: try row.requiredString("id"), tenantID: try row.requiredString("tenant_id"),
             name: try row.requiredString("name"), isPublic: row.flag("is_public"),

@@ -1,9 +1,8 @@
 import Foundation
-import LatchSQLite
 
 // MARK: - Flows
 
-extension SQLiteStoreSession {
+extension SQLStoreSession {
     func flow(tokenHash: String) throws -> Flow? {
         try queryOne("SELECT * FROM flows WHERE token_hash = ?", [.text(tokenHash)]).map(decodeFlow)
     }
@@ -16,7 +15,7 @@ extension SQLiteStoreSession {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             mutableColumns(of: flow) + [
-                .text(flow.id), .text(flow.tenantID), .text(flow.clientID), SQLiteValue(flow.createdAt),
+                .text(flow.id), .text(flow.tenantID), .text(flow.clientID), SQLValue(flow.createdAt),
             ])
     }
 
@@ -36,17 +35,17 @@ extension SQLiteStoreSession {
     }
 
     func deleteFlows(expiredBefore date: Date) throws {
-        try run("DELETE FROM flows WHERE expires_at < ?", [SQLiteValue(date)])
+        try run("DELETE FROM flows WHERE expires_at < ?", [SQLValue(date)])
     }
 
-    private func mutableColumns(of flow: Flow) -> [SQLiteValue] {
+    private func mutableColumns(of flow: Flow) -> [SQLValue] {
         [
             .text(flow.kind.rawValue), .text(flow.step.rawValue), .text(flow.tokenHash), .text(flow.username),
-            flow.userID.map { .text($0) } ?? .null, .text(FlowStateCodec.encode(flow.state)), SQLiteValue(flow.expiresAt),
+            flow.userID.map { .text($0) } ?? .null, .text(FlowStateCodec.encode(flow.state)), SQLValue(flow.expiresAt),
         ]
     }
 
-    private func decodeFlow(_ row: SQLiteRow) throws -> Flow {
+    private func decodeFlow(_ row: SQLRow) throws -> Flow {
         guard let kind = Flow.Kind(rawValue: try row.requiredString("kind")),
             let step = Flow.Step(rawValue: try row.requiredString("step"))
         else { throw StoreError.corrupt("flows.kind/step") }

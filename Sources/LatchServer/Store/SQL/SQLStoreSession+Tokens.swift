@@ -1,9 +1,8 @@
 import Foundation
-import LatchSQLite
 
 // MARK: - Token families, refresh tokens, signing keys
 
-extension SQLiteStoreSession {
+extension SQLStoreSession {
     func refreshToken(hash: String) throws -> RefreshTokenRecord? {
         try queryOne("SELECT * FROM refresh_tokens WHERE hash = ?", [.text(hash)]).map { row in
             RefreshTokenRecord(
@@ -17,7 +16,7 @@ extension SQLiteStoreSession {
         try run(
             "INSERT INTO refresh_tokens (hash, family_id, created_at, rotated_at, successor_hash) VALUES (?, ?, ?, ?, ?)",
             [
-                .text(token.hash), .text(token.familyID), SQLiteValue(token.createdAt), SQLiteValue(token.rotatedAt),
+                .text(token.hash), .text(token.familyID), SQLValue(token.createdAt), SQLValue(token.rotatedAt),
                 token.successorHash.map { .text($0) } ?? .null,
             ])
     }
@@ -25,7 +24,7 @@ extension SQLiteStoreSession {
     func rotateRefreshToken(hash: String, successorHash: String, at date: Date) throws -> Bool {
         try run(
             "UPDATE refresh_tokens SET rotated_at = ?, successor_hash = ? WHERE hash = ? AND rotated_at IS NULL",
-            [SQLiteValue(date), .text(successorHash), .text(hash)])
+            [SQLValue(date), .text(successorHash), .text(hash)])
         return connection.changes == 1
     }
 
@@ -68,27 +67,27 @@ extension SQLiteStoreSession {
             """,
             [
                 .text(family.id), .text(family.tenantID), .text(family.clientID), .text(family.userID),
-                SQLiteValue(words: family.scopes), SQLiteValue(words: family.amr), SQLiteValue(family.authTime),
-                SQLiteValue(family.createdAt), SQLiteValue(family.expiresAt), SQLiteValue(family.revokedAt),
+                SQLValue(words: family.scopes), SQLValue(words: family.amr), SQLValue(family.authTime),
+                SQLValue(family.createdAt), SQLValue(family.expiresAt), SQLValue(family.revokedAt),
             ])
     }
 
     func revokeFamily(id: String, at date: Date) throws {
         try run(
             "UPDATE token_families SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-            [SQLiteValue(date), .text(id)])
+            [SQLValue(date), .text(id)])
     }
 
     func updateFamilyAuthentication(id: String, amr: [String], authTime: Date) throws {
         try run(
             "UPDATE token_families SET amr = ?, auth_time = ? WHERE id = ?",
-            [SQLiteValue(words: amr), SQLiteValue(authTime), .text(id)])
+            [SQLValue(words: amr), SQLValue(authTime), .text(id)])
     }
 
     func revokeFamilies(userID: String, at date: Date) throws {
         try run(
             "UPDATE token_families SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL",
-            [SQLiteValue(date), .text(userID)])
+            [SQLValue(date), .text(userID)])
     }
 
     func signingKeys(tenantID: String) throws -> [StoredSigningKey] {
@@ -112,20 +111,20 @@ extension SQLiteStoreSession {
             """,
             [
                 .text(key.id), .text(key.tenantID), .text(key.algorithm), .blob(key.sealedPrivateKey),
-                SQLiteValue(key.createdAt), SQLiteValue(key.activatesAt), SQLiteValue(key.retiredAt),
+                SQLValue(key.createdAt), SQLValue(key.activatesAt), SQLValue(key.retiredAt),
             ])
     }
 
     func revokeSigningKey(id: String, tenantID: String, at date: Date) throws -> Bool {
         try run(
             "UPDATE signing_keys SET revoked_at = ? WHERE id = ? AND tenant_id = ? AND revoked_at IS NULL",
-            [SQLiteValue(date), .text(id), .text(tenantID)])
+            [SQLValue(date), .text(id), .text(tenantID)])
         return connection.changes == 1
     }
 
     func retireSigningKeys(tenantID: String, except keepID: String, at date: Date) throws {
         try run(
             "UPDATE signing_keys SET retired_at = ? WHERE tenant_id = ? AND id <> ? AND retired_at IS NULL",
-            [SQLiteValue(date), .text(tenantID), .text(keepID)])
+            [SQLValue(date), .text(tenantID), .text(keepID)])
     }
 }

@@ -1,9 +1,8 @@
 import Foundation
-import LatchSQLite
 
 // MARK: - Out-of-band codes
 
-extension SQLiteStoreSession {
+extension SQLStoreSession {
     func oobCode(hash: String) throws -> OobCode? {
         try queryOne("SELECT * FROM oob_codes WHERE code_hash = ?", [.text(hash)]).map(decodeOobCode)
     }
@@ -18,7 +17,7 @@ extension SQLiteStoreSession {
             [
                 .text(code.codeHash), .text(code.tenantID), .text(code.clientID), .text(code.kind.rawValue),
                 code.userID.map { .text($0) } ?? .null, .text(code.email), code.newEmail.map { .text($0) } ?? .null,
-                code.continueURL.map { .text($0) } ?? .null, SQLiteValue(code.createdAt), SQLiteValue(code.expiresAt),
+                code.continueURL.map { .text($0) } ?? .null, SQLValue(code.createdAt), SQLValue(code.expiresAt),
             ])
     }
 
@@ -26,7 +25,7 @@ extension SQLiteStoreSession {
         try queryOne("DELETE FROM oob_codes WHERE code_hash = ? RETURNING *", [.text(hash)]).map(decodeOobCode)
     }
 
-    private func decodeOobCode(_ row: SQLiteRow) throws -> OobCode {
+    private func decodeOobCode(_ row: SQLRow) throws -> OobCode {
         guard let kind = OobCodeKind(rawValue: try row.requiredString("kind")) else { throw StoreError.corrupt("kind") }
         return OobCode(
             codeHash: try row.requiredString("code_hash"), tenantID: try row.requiredString("tenant_id"),

@@ -1,9 +1,8 @@
 import Foundation
-import LatchSQLite
 
 // MARK: - Identity providers and federated identities
 
-extension SQLiteStoreSession {
+extension SQLStoreSession {
     func identityProvider(tenantID: String, providerID: String) throws -> IdentityProvider? {
         try queryOne(
             "SELECT * FROM identity_providers WHERE tenant_id = ? AND provider_id = ?", [.text(tenantID), .text(providerID)]
@@ -23,8 +22,8 @@ extension SQLiteStoreSession {
             """,
             [
                 .text(provider.tenantID), .text(provider.providerID), .text(provider.issuer), .text(provider.clientID),
-                SQLiteValue(provider.jwksURL), SQLiteValue(provider.jwksJSON), SQLiteValue(provider.enabled),
-                SQLiteValue(provider.createdAt),
+                SQLValue(provider.jwksURL), SQLValue(provider.jwksJSON), SQLValue(provider.enabled),
+                SQLValue(provider.createdAt),
             ])
     }
 
@@ -56,8 +55,8 @@ extension SQLiteStoreSession {
             """,
             [
                 .text(identity.tenantID), .text(identity.providerID), .text(identity.rawID), .text(identity.userID),
-                SQLiteValue(identity.email), SQLiteValue(identity.displayName), SQLiteValue(identity.photoURL),
-                SQLiteValue(identity.createdAt),
+                SQLValue(identity.email), SQLValue(identity.displayName), SQLValue(identity.photoURL),
+                SQLValue(identity.createdAt),
             ])
     }
 
@@ -68,7 +67,7 @@ extension SQLiteStoreSession {
         ).isEmpty)
     }
 
-    private func identityProvider(_ row: SQLiteRow) throws -> IdentityProvider {
+    private func identityProvider(_ row: SQLRow) throws -> IdentityProvider {
         IdentityProvider(
             tenantID: try row.requiredString("tenant_id"), providerID: try row.requiredString("provider_id"),
             issuer: try row.requiredString("issuer"), clientID: try row.requiredString("client_id"),
@@ -76,7 +75,7 @@ extension SQLiteStoreSession {
             createdAt: try row.requiredDate("created_at"))
     }
 
-    private func federatedIdentity(_ row: SQLiteRow) throws -> FederatedIdentity {
+    private func federatedIdentity(_ row: SQLRow) throws -> FederatedIdentity {
         FederatedIdentity(
             tenantID: try row.requiredString("tenant_id"), providerID: try row.requiredString("provider_id"),
             rawID: try row.requiredString("raw_id"), userID: try row.requiredString("user_id"), email: row.string("email"),

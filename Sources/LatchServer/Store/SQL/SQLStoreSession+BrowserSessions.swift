@@ -1,16 +1,15 @@
 import Foundation
-import LatchSQLite
 
 // MARK: - Browser sessions, authorization codes, consents
 
-extension SQLiteStoreSession {
+extension SQLStoreSession {
     func browserSessions(browserHash: String, tenantID: String, at date: Date) throws -> [BrowserSession] {
         try query(
             """
             SELECT * FROM browser_sessions WHERE browser_hash = ? AND tenant_id = ? AND expires_at > ?
             ORDER BY created_at DESC
             """,
-            [.text(browserHash), .text(tenantID), SQLiteValue(date)]
+            [.text(browserHash), .text(tenantID), SQLValue(date)]
         ).map(decodeBrowserSession)
     }
 
@@ -22,8 +21,8 @@ extension SQLiteStoreSession {
             """,
             [
                 .text(session.id), .text(session.tenantID), .text(session.browserHash), .text(session.userID),
-                SQLiteValue(words: session.amr), SQLiteValue(session.authTime), SQLiteValue(session.createdAt),
-                SQLiteValue(session.expiresAt),
+                SQLValue(words: session.amr), SQLValue(session.authTime), SQLValue(session.createdAt),
+                SQLValue(session.expiresAt),
             ])
     }
 
@@ -68,8 +67,8 @@ extension SQLiteStoreSession {
             [
                 .text(code.hash), .text(code.tenantID), .text(code.clientID), .text(code.redirectURI),
                 code.codeChallenge.map { .text($0) } ?? .null, code.nonce.map { .text($0) } ?? .null,
-                SQLiteValue(words: code.scopes), .text(code.userID), .text(code.sessionID), SQLiteValue(words: code.amr),
-                SQLiteValue(code.authTime), SQLiteValue(code.createdAt), SQLiteValue(code.expiresAt),
+                SQLValue(words: code.scopes), .text(code.userID), .text(code.sessionID), SQLValue(words: code.amr),
+                SQLValue(code.authTime), SQLValue(code.createdAt), SQLValue(code.expiresAt),
             ])
     }
 
@@ -79,7 +78,7 @@ extension SQLiteStoreSession {
             UPDATE authorization_codes SET used_at = ?, family_id = ?
             WHERE code_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING *
             """,
-            [SQLiteValue(date), .text(familyID), .text(hash), SQLiteValue(date)]
+            [SQLValue(date), .text(familyID), .text(hash), SQLValue(date)]
         ).map(decodeAuthorizationCode)
     }
 
@@ -96,10 +95,10 @@ extension SQLiteStoreSession {
             INSERT INTO consents (tenant_id, user_id, client_id, scopes, granted_at) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (tenant_id, user_id, client_id) DO UPDATE SET scopes = excluded.scopes, granted_at = excluded.granted_at
             """,
-            [.text(tenantID), .text(userID), .text(clientID), SQLiteValue(words: scopes), SQLiteValue(date)])
+            [.text(tenantID), .text(userID), .text(clientID), SQLValue(words: scopes), SQLValue(date)])
     }
 
-    private func decodeBrowserSession(_ row: SQLiteRow) throws -> BrowserSession {
+    private func decodeBrowserSession(_ row: SQLRow) throws -> BrowserSession {
         BrowserSession(
             id: try row.requiredString("id"), tenantID: try row.requiredString("tenant_id"),
             browserHash: try row.requiredString("browser_hash"), userID: try row.requiredString("user_id"),
@@ -107,7 +106,7 @@ extension SQLiteStoreSession {
             createdAt: try row.requiredDate("created_at"), expiresAt: try row.requiredDate("expires_at"))
     }
 
-    private func decodeAuthorizationCode(_ row: SQLiteRow) throws -> AuthorizationCode {
+    private func decodeAuthorizationCode(_ row: SQLRow) throws -> AuthorizationCode {
         var code = AuthorizationCode(
             hash: try row.requiredString("code_hash"), tenantID: try row.requiredString("tenant_id"),
             clientID: try row.requiredString("client_id"), redirectURI: try row.requiredString("redirect_uri"),
