@@ -2,7 +2,7 @@
 SWIFT ?= swift
 ARGS ?= --dev
 
-.PHONY: run test build lint format bench bench-sdk deps clean readme-examples interop browser-test
+.PHONY: run test test-suites build lint format bench bench-sdk deps clean readme-examples interop browser-test
 
 deps:
 	@scripts/install-deps.sh
@@ -12,10 +12,20 @@ run: deps
 	$(SWIFT) build -c release --product latchd
 	.build/release/latchd serve $(ARGS)
 
-## Build once (with tests) and run the whole suite, then the README's examples.
+## The suites that run a second time with every server on PostgreSQL (LATCH_TEST_STORE=postgres):
+## native auth, tokens and durability.
+POSTGRES_SUITES = LatchServerTests\.(NativeAuth|Decoy|DeviceToken|HashingFairness|LockoutResistance|MSALCompatibility|NativeIDTokenClaims|NativeWeakPassword|SignInBurst|AccessTokenChecks|KeyRotation|RefreshToken|Revocation|TokenClaims|Userinfo|ConcurrentSignUp|CrashRecovery|DataDirectory)
+
+## Build once (with tests) and run the whole suite beside a throwaway PostgreSQL cluster (the store
+## conformance suite runs against SQLite and PostgreSQL), then the HTTP suites again with every server
+## on PostgreSQL, then the README's examples.
 test: deps
 	$(SWIFT) build --build-tests
+	scripts/with-postgres.sh $(MAKE) test-suites
+
+test-suites:
 	$(SWIFT) test --skip-build --parallel --num-workers 2
+	LATCH_TEST_STORE=postgres $(SWIFT) test --skip-build --parallel --num-workers 2 --filter '$(POSTGRES_SUITES)'
 	$(MAKE) interop
 	$(MAKE) browser-test
 	$(MAKE) readme-examples

@@ -88,7 +88,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings),
         .target(
-            name: "LatchTesting", dependencies: ["Latch", "LatchServer", "LatchHTTP", "LatchLocking"],
+            name: "LatchTesting", dependencies: ["Latch", "LatchServer", "LatchHTTP", "LatchPostgres", "LatchLocking"],
             swiftSettings: strictSettings),
         .executableTarget(name: "latchd", dependencies: ["LatchServer"], swiftSettings: strictSettings),
 

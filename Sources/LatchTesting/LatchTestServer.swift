@@ -3,7 +3,8 @@ import LatchCrypto
 import LatchHTTP
 import LatchServer
 
-/// A real Latch server in the test process: a real SQLite database in a temporary directory, an
+/// A real Latch server in the test process: a real SQLite database in a temporary directory (or a
+/// fresh PostgreSQL database, when the run asks for it: ``LatchTestStore``), an
 /// injectable ``TestClock`` and a readable outbox, reached over real HTTP on an ephemeral loopback
 /// port (``Mode/live``) or by calling its responder directly (``Mode/inProcess``), which is faster
 /// and needs no socket.
@@ -79,6 +80,8 @@ public final class LatchTestServer: Sendable {
         var configuration = LatchServerConfiguration()
         configuration.port = 0
         configuration.dataDirectory = directory
+        configuration.storeLocation = try LatchTestStore.prepare(dataDirectory: directory)
+        configuration.databaseConnections = 8
         configuration.development = true
         configuration.clock = clock
         configuration.log = .silent
@@ -161,7 +164,9 @@ public final class LatchTestServer: Sendable {
     /// restarted server's ``stop()`` deletes it).
     public func stop(keepingData: Bool) {
         app.shutdown(timeout: 5)
-        if !keepingData { try? FileManager.default.removeItem(atPath: dataDirectory) }
+        guard !keepingData else { return }
+        LatchTestStore.discard(dataDirectory: dataDirectory)
+        try? FileManager.default.removeItem(atPath: dataDirectory)
     }
 
     /// Outbox messages to `recipient` in `tenant`, newest first.

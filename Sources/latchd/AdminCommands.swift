@@ -332,9 +332,14 @@ enum AdminCommands {
         return object.mapValues { CustomTokenService.sendable($0) }
     }
 
-    /// Runs `body` with the admin console over `--data-dir` (default `./latch-data`), closed afterwards.
+    /// Runs `body` with the admin console over `--data-dir` (default `./latch-data`) and the store
+    /// `--database-url` or `LATCH_DATABASE_URL` names (default: the data directory's SQLite file),
+    /// closed afterwards.
     static func withConsole(_ arguments: Arguments, _ body: (AdminService) throws -> Void) throws {
-        let (admin, close) = try AdminConsole.open(dataDirectory: arguments.value("data-dir") ?? "./latch-data")
+        let location = try StoreLocation(
+            databaseURL: arguments.value("database-url") ?? ProcessInfo.processInfo.environment["LATCH_DATABASE_URL"])
+        let (admin, close) = try AdminConsole.open(
+            dataDirectory: arguments.value("data-dir") ?? "./latch-data", location: location)
         defer { close() }
         try body(admin)
     }

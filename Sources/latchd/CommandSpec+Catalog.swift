@@ -11,7 +11,11 @@ extension CommandSpec {
                 "Serve the admin endpoints and /metrics on this separate listener (plain HTTP) instead."),
             .valued("data-dir", "DIR", "Database, master key and admin token (default ./latch-data)."),
             .valued("config", "FILE", "JSON file of settings (listen, data_dir, public_url, dev, durable, ...)."),
-            .valued("database-url", "URL", "The store; only sqlite: (the embedded SQLite store) in this build."),
+            .valued(
+                "database-url", "URL",
+                "PostgreSQL to store in (postgres://user@host/db?sslmode=verify-full; LATCH_DATABASE_URL); "
+                    + "the password from the URL, PGPASSWORD or PGPASSFILE. Default: SQLite in the data directory."),
+            .valued("database-connections", "N", "Most PostgreSQL connections this instance opens (default 16)."),
             .valued("public-url", "URL", "Public origin for 'iss' and discovery (default: from --listen)."),
             .valued("durability", "full|normal", "full: answer a write once it is on disk (default); normal: crash-safe."),
             .valued("http-threads", "N", "HTTP worker threads (default: from the core count)."),
@@ -63,7 +67,7 @@ extension CommandSpec {
                 "rate-limit", "KIND=N/PERIOD",
                 "Per-source limit, e.g. flow-starts=30/5m; KIND is flow-starts, code-sends, password-attempts, "
                     + "token-requests or user-code-guesses; N=0 turns it off.", repeatable: true),
-        ] + firebaseOptions + MFAOptions.specs + [dataDirectory])
+        ] + firebaseOptions + MFAOptions.specs + [dataDirectory, databaseURL])
 
     /// `latchd tenant update`.
     static let tenantUpdate = CommandSpec(
@@ -83,11 +87,11 @@ extension CommandSpec {
                 "rate-limit", "KIND=N/PERIOD",
                 "Per-source limit, e.g. flow-starts=30/5m; KIND is flow-starts, code-sends, password-attempts, "
                     + "token-requests or user-code-guesses; N=0 turns it off.", repeatable: true),
-        ] + firebaseOptions + MFAOptions.specs + [dataDirectory])
+        ] + firebaseOptions + MFAOptions.specs + [dataDirectory, databaseURL])
 
     /// `latchd tenant list`.
     static let tenantList = CommandSpec(
-        words: ["tenant", "list"], summary: "List the tenants.", options: [dataDirectory])
+        words: ["tenant", "list"], summary: "List the tenants.", options: [dataDirectory, databaseURL])
 
     /// `latchd client create`.
     static let clientCreate = CommandSpec(
@@ -127,14 +131,14 @@ extension CommandSpec {
             .valued(
                 "api-key", "KEY",
                 "The API key Firebase-shaped clients send as ?key= (16-128 of A-Z a-z 0-9 - _ .; default: random)."),
-            dataDirectory,
+            dataDirectory, databaseURL,
         ])
 
     /// `latchd client rotate-secret`.
     static let clientRotateSecret = CommandSpec(
         words: ["client", "rotate-secret"],
         summary: "Give a confidential client a new secret, printed once; the old one stops working.",
-        options: [.valued("id", "ID", "The client id.", required: true), tenant, dataDirectory])
+        options: [.valued("id", "ID", "The client id.", required: true), tenant, dataDirectory, databaseURL])
 
     /// `latchd client set-jwks`.
     static let clientSetJWKS = CommandSpec(
@@ -143,12 +147,12 @@ extension CommandSpec {
         options: [
             .valued("id", "ID", "The client id.", required: true),
             .valued("jwks", "FILE", "The new JWKS (RS256 or ES256 public keys).", required: true),
-            tenant, dataDirectory,
+            tenant, dataDirectory, databaseURL,
         ])
 
     /// `latchd client list`.
     static let clientList = CommandSpec(
-        words: ["client", "list"], summary: "List the clients of a tenant.", options: [tenant, dataDirectory])
+        words: ["client", "list"], summary: "List the clients of a tenant.", options: [tenant, dataDirectory, databaseURL])
 
     /// `latchd user create`.
     static let userCreate = CommandSpec(
@@ -159,16 +163,16 @@ extension CommandSpec {
             tenant,
             .valued("name", "NAME", "Display name."),
             .flag("password-stdin", "Read the password as one line from standard input (else none is set)."),
-            dataDirectory,
+            dataDirectory, databaseURL,
         ])
 
     /// `latchd user list`.
     static let userList = CommandSpec(
-        words: ["user", "list"], summary: "List the users of a tenant.", options: [tenant, dataDirectory])
+        words: ["user", "list"], summary: "List the users of a tenant.", options: [tenant, dataDirectory, databaseURL])
 
     /// `latchd keys list`.
     static let keysList = CommandSpec(
-        words: ["keys", "list"], summary: "List the signing keys of a tenant.", options: [tenant, dataDirectory])
+        words: ["keys", "list"], summary: "List the signing keys of a tenant.", options: [tenant, dataDirectory, databaseURL])
 
     /// `latchd keys rotate`.
     static let keysRotate = CommandSpec(
@@ -178,7 +182,7 @@ extension CommandSpec {
             tenant,
             .valued("algorithm", "ES256|RS256", "Algorithm of the new key (default ES256)."),
             .flag("now", "Sign with the new key at once (e.g. the old one leaked), not after a delay."),
-            dataDirectory,
+            dataDirectory, databaseURL,
         ])
 
     /// `latchd keys revoke`.
@@ -187,7 +191,7 @@ extension CommandSpec {
         summary:
             "Revoke a leaked signing key: it leaves the JWKS and verification at once (running servers within 5 s); "
             + "a fresh key signs if it was the signing one.",
-        options: [tenant, dataDirectory])
+        options: [tenant, dataDirectory, databaseURL])
 
     /// `latchd custom-token mint`.
     static let customTokenMint = CommandSpec(
@@ -202,7 +206,7 @@ extension CommandSpec {
                 "claims", "JSON",
                 "A JSON object of developer claims for the top level of the ID token (no reserved names such as "
                     + "iss, sub, aud, exp, firebase)."),
-            dataDirectory,
+            dataDirectory, databaseURL,
         ])
 
     /// `latchd idp add`.
@@ -225,14 +229,14 @@ extension CommandSpec {
                 "jwks-url", "URL",
                 "Where its JWKS is served (https; http only on a loopback host), fetched and kept 10 minutes."),
             .flag("disabled", "Add it turned off: its sign-ins answer OPERATION_NOT_ALLOWED."),
-            dataDirectory,
+            dataDirectory, databaseURL,
         ])
 
     /// `latchd idp list`.
     static let idpList = CommandSpec(
         words: ["idp", "list"],
         summary: "List the identity providers of tenant T: provider id, issuer, client id, keys, state.",
-        options: [.valued("tenant", "T", "The tenant.", required: true), dataDirectory])
+        options: [.valued("tenant", "T", "The tenant.", required: true), dataDirectory, databaseURL])
 
     /// `latchd idp remove`.
     static let idpRemove = CommandSpec(
@@ -243,7 +247,7 @@ extension CommandSpec {
         options: [
             .valued("tenant", "T", "The tenant.", required: true),
             .valued("provider-id", "oidc.NAME", "The provider to remove.", required: true),
-            dataDirectory,
+            dataDirectory, databaseURL,
         ])
 
     /// `latchd outbox`.
@@ -258,14 +262,14 @@ extension CommandSpec {
             .valued("tenant", "T", "Only messages of tenant T (default: every tenant)."),
             .valued("to", "ADDRESS", "Only messages to ADDRESS."),
             .valued("limit", "N", "At most N messages (default 10)."),
-            dataDirectory,
+            dataDirectory, databaseURL,
         ])
 
     /// `latchd audit`.
     static let audit = CommandSpec(
         words: ["audit"],
         summary: "Print the latest audit events of a tenant, newest first.",
-        options: [tenant, .valued("limit", "N", "At most N events (default 20)."), dataDirectory])
+        options: [tenant, .valued("limit", "N", "At most N events (default 20)."), dataDirectory, databaseURL])
 
     /// `latchd admin-token create`.
     static let adminTokenCreate = CommandSpec(
@@ -276,20 +280,20 @@ extension CommandSpec {
         options: [
             .valued("tenant", "T", "The one tenant whose /T/admin/* endpoints the token opens.", required: true),
             .valued("name", "LABEL", "A label to tell tokens apart in 'admin-token list' (at most 100 characters)."),
-            dataDirectory,
+            dataDirectory, databaseURL,
         ])
 
     /// `latchd admin-token list`.
     static let adminTokenList = CommandSpec(
         words: ["admin-token", "list"],
         summary: "List the scoped admin tokens, oldest first: id, tenant, created, last used, state, label (never the secret).",
-        options: [.valued("tenant", "T", "Only the tokens of tenant T (default: every tenant)."), dataDirectory])
+        options: [.valued("tenant", "T", "Only the tokens of tenant T (default: every tenant)."), dataDirectory, databaseURL])
 
     /// `latchd admin-token revoke`.
     static let adminTokenRevoke = CommandSpec(
         words: ["admin-token", "revoke"], operands: ["ID"],
         summary: "Revoke the scoped admin token ID: it opens nothing from the next request on, in running servers too.",
-        options: [dataDirectory])
+        options: [dataDirectory, databaseURL])
 
     /// Every command, in the order the help lists them.
     static let all: [CommandSpec] = [
@@ -315,4 +319,7 @@ extension CommandSpec {
     ]
     private static let tenant = Option.valued("tenant", "T", "The tenant (default: default).")
     private static let dataDirectory = Option.valued("data-dir", "DIR", "The server's data directory (default ./latch-data).")
+    private static let databaseURL = Option.valued(
+        "database-url", "URL",
+        "The server's PostgreSQL database (postgres://...; LATCH_DATABASE_URL), instead of the data directory's SQLite file.")
 }

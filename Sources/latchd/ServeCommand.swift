@@ -5,9 +5,6 @@ import LatchServer
 /// `latchd serve`: runs the server until SIGINT or SIGTERM, then drains in-flight requests.
 enum ServeCommand {
     static func run(_ options: ServeOptions) throws -> Int32 {
-        if let url = options.databaseURL, !url.hasPrefix("sqlite:") {
-            throw UsageError("option '--database-url': only the embedded SQLite store is available in this build")
-        }
         var configuration = LatchServerConfiguration()
         try configuration.apply(configFile: options.configFile, environment: ProcessInfo.processInfo.environment)
         if let format = options.logFormat {
@@ -16,6 +13,8 @@ enum ServeCommand {
         if let listen = options.listen { try configuration.setListen(listen) }
         if let adminListen = options.adminListen { configuration.adminListen = adminListen }
         if let directory = options.dataDirectory { configuration.dataDirectory = directory }
+        if let url = options.databaseURL { configuration.storeLocation = try StoreLocation(databaseURL: url) }
+        if let connections = options.databaseConnections { configuration.databaseConnections = connections }
         if let url = options.publicURL { configuration.publicURL = url }
         if options.development || options.emulator { configuration.development = true }
         if let threads = options.httpThreads { configuration.httpThreads = threads }

@@ -29,6 +29,8 @@ struct ServeOptions: Sendable {
     var configFile: String?
     /// `--database-url URL`.
     var databaseURL: String?
+    /// `--database-connections N`.
+    var databaseConnections: Int?
     /// `--public-url URL`.
     var publicURL: String?
     /// `--durability full|normal`.
@@ -99,6 +101,7 @@ struct ServeOptions: Sendable {
             self.durability = durability
         }
         httpThreads = try Self.positiveNumber("http-threads", in: arguments)
+        databaseConnections = try Self.positiveNumber("database-connections", in: arguments)
         maxConnections = try Self.positiveNumber("max-connections", in: arguments)
         maxConnectionsPerAddress = try Self.positiveNumber("max-connections-per-ip", in: arguments)
         headerTimeoutSeconds = try Self.positiveNumber("header-timeout", in: arguments)

@@ -50,7 +50,8 @@ public final class LatchServerApp: Sendable {
         certificateAuthorityPath = tls?.certificateAuthorityPath
         let store =
             try configuration.storeFactory?(directory)
-            ?? SQLiteStore(path: directory.databasePath, durable: configuration.durable)
+            ?? configuration.storeLocation.open(
+                directory: directory, durable: configuration.durable, connections: configuration.databaseConnections)
         self.store = store
         adminToken = try directory.adminToken()
         let metrics = Metrics()
@@ -252,6 +253,9 @@ public final class LatchServerApp: Sendable {
             "  token:     \(base)/default/oauth2/v2.0/token",
             "  data:      \(dataDirectory.path)",
         ]
+        if configuration.storeFactory == nil, case .postgres = configuration.storeLocation {
+            lines.append("  store:     \(configuration.storeLocation.description(directory: dataDirectory))")
+        }
         if let adminHTTP, let adminListen = configuration.adminListen {
             lines.append(
                 "  admin:     http://\(Self.hostForURL(adminListen.host)):\(adminHTTP.port) (admin endpoints and /metrics)")

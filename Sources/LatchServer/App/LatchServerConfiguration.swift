@@ -33,7 +33,12 @@ public struct LatchServerConfiguration: Sendable {
     public var passwordHashing = Argon2idHasher.Parameters()
     /// The password hasher; `nil` uses Argon2id with ``passwordHashing``.
     public var passwordHasher: (any PasswordHasher)?
-    /// Opens the store; `nil` opens the embedded SQLite database in the data directory.
+    /// Where the store is: the data directory's SQLite file (the default) or PostgreSQL
+    /// (`database_url`, `--database-url`, `LATCH_DATABASE_URL`).
+    public var storeLocation: StoreLocation = .sqlite
+    /// The most PostgreSQL connections this instance opens (`database_connections`).
+    public var databaseConnections: Int = 16
+    /// Opens the store; `nil` opens the one ``storeLocation`` names.
     public var storeFactory: (@Sendable (DataDirectory) throws -> any Store)?
     /// Worker threads of the HTTP server; `nil` picks a default from the core count.
     public var httpThreads: Int?
@@ -106,6 +111,8 @@ public struct LatchServerConfiguration: Sendable {
                 try setListen(value)
             case "admin_listen": adminListen = try ListenAddress(parsing: value, option: "admin_listen")
             case "data_dir", "data_directory": dataDirectory = value
+            case "database_url": storeLocation = try StoreLocation(databaseURL: value)
+            case "database_connections": databaseConnections = try integer(key, value)
             case "public_url": publicURL = value
             case "dev", "development": development = ["1", "true", "yes"].contains(value.lowercased())
             case "durable": durable = !["0", "false", "no"].contains(value.lowercased())

@@ -2,6 +2,7 @@ import Foundation
 import LatchChildProcess
 import LatchLocking
 import LatchServer
+import LatchTesting
 import Testing
 
 #if canImport(Glibc)
@@ -34,7 +35,7 @@ struct CrashRecoveryTests {
         defer { LatchdProcess.removeData(directory) }
         let first = try await LatchdProcess.start(dataDirectory: directory)
         defer { first.forceStop() }
-        let console = try AdminConsole.open(dataDirectory: directory)
+        let console = try AdminConsole.open(dataDirectory: directory, location: LatchTestStore.location(dataDirectory: directory))
         // Eight workers on one source address sign up far faster than its rate limits allow.
         try console.admin.updateTenant(named: "default") { $0.rateLimits = .off }
         let client = WireClient(baseURL: first.baseURL)
@@ -87,7 +88,8 @@ struct CrashRecoveryTests {
                 "oauth2/v2.0/initiate", ["username": email, "challenge_type": "oob redirect"])
             #expect(initiate.status == 200, "acknowledged account \(email) is missing after restart: \(initiate.json)")
         }
-        let reopened = try AdminConsole.open(dataDirectory: directory)
+        let reopened = try AdminConsole.open(
+            dataDirectory: directory, location: LatchTestStore.location(dataDirectory: directory))
         defer { reopened.close() }
         let users = Set(try reopened.admin.users(tenant: try reopened.admin.tenant(named: "default")).map(\.email))
         #expect(Set(survivors).isSubset(of: users))

@@ -1,6 +1,8 @@
 import Foundation
 import LatchChildProcess
 import LatchLocking
+import LatchServer
+import LatchTesting
 import Testing
 
 #if canImport(Glibc)
@@ -51,9 +53,18 @@ final class LatchdProcess: Sendable {
     }
 
     /// Starts `latchd serve --dev` on an ephemeral port over `dataDirectory` and waits for `/healthz`.
+    /// When the run stores in PostgreSQL (``LatchTestStore``), the directory's database is made on
+    /// first start and handed over in `LATCH_DATABASE_URL`.
     static func start(dataDirectory: String, arguments: [String] = [], timeout: Duration = .seconds(20)) async throws
         -> LatchdProcess
     {
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LATCH_") }
+        if LatchTestStore.usesPostgres, LatchTestStore.location(dataDirectory: dataDirectory) == .sqlite {
+            _ = try LatchTestStore.prepare(dataDirectory: dataDirectory)
+        }
+        if case .postgres(url: let url) = LatchTestStore.location(dataDirectory: dataDirectory) {
+            environment["LATCH_DATABASE_URL"] = url
+        }
         let logDirectory = dataDirectory + ".logs"
         try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
         let logPath = logDirectory + "/latchd-\(UUID().uuidString).log"
@@ -65,7 +76,7 @@ final class LatchdProcess: Sendable {
             executable: try executable().path,
             arguments: ["serve", "--dev", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory, "--http-threads", "8"]
                 + arguments,
-            environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LATCH_") }, standardInput: .null,
+            environment: environment, standardInput: .null,
             standardOutput: .descriptor(log.fileDescriptor), standardError: .descriptor(log.fileDescriptor))
         try? log.close()
 
@@ -134,8 +145,9 @@ final class LatchdProcess: Sendable {
     /// The process's output so far.
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
-    /// Removes the data directory and log.
+    /// Removes the data directory and log, and the directory's PostgreSQL database if it has one.
     static func removeData(_ dataDirectory: String) {
+        LatchTestStore.discard(dataDirectory: dataDirectory)
         try? FileManager.default.removeItem(atPath: dataDirectory)
         try? FileManager.default.removeItem(atPath: dataDirectory + ".logs")
     }

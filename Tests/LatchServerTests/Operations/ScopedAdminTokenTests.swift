@@ -76,7 +76,8 @@ struct ScopedAdminTokenTests {
         #expect(revokedNow && stored.revokedAt == server.clock.now())
         #expect(try !admin.revokeAdminToken(id: token.id).revokedNow)
         // Revoked through a store of its own on the same data directory, as `latchd admin-token revoke` does.
-        let (console, close) = try AdminConsole.open(dataDirectory: server.dataDirectory)
+        let (console, close) = try AdminConsole.open(
+            dataDirectory: server.dataDirectory, location: LatchTestStore.location(dataDirectory: server.dataDirectory))
         defer { close() }
         #expect(try console.revokeAdminToken(id: second.id).revokedNow)
 

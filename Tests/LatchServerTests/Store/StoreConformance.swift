@@ -1,13 +1,14 @@
 import Foundation
 import LatchPostgres
 import LatchServer
+import LatchTesting
 
 /// The ``Store`` implementations every conformance test runs against, and the records the tests
 /// share. Append a factory here to put another engine through the same test bodies.
 enum StoreConformance {
     /// Every implementation; the conformance tests take one of these as their argument.
     /// PostgreSQL joins when the suite runs beside a cluster (`make test` starts one).
-    static let implementations: [StoreFactory] = TestPostgres.serverURL == nil ? [sqlite] : [sqlite, postgres]
+    static let implementations: [StoreFactory] = LatchTestStore.clusterURL == nil ? [sqlite] : [sqlite, postgres]
 
     /// ``SQLiteStore`` on a new file in its own temporary directory, with the production settings.
     static let sqlite = StoreFactory(name: "SQLite") {
@@ -33,7 +34,7 @@ enum StoreConformance {
 
     /// ``PostgresStore`` on a new database of the test cluster, with the production settings.
     static let postgres = StoreFactory(name: "PostgreSQL") {
-        let database = try TestPostgres.createDatabase()
+        let database = try LatchTestStore.createDatabase()
         let store: PostgresStore
         do {
             store = try PostgresStore(url: database.url)

@@ -66,7 +66,8 @@ struct KeyRotationTests {
         let (_, before) = try await TokenHelpers.userWithTokens(server)
         let oldKid = try #require(try DecodedJWT(before.accessToken).kid)
 
-        let console = try AdminConsole.open(dataDirectory: server.dataDirectory)
+        let console = try AdminConsole.open(
+            dataDirectory: server.dataDirectory, location: LatchTestStore.location(dataDirectory: server.dataDirectory))
         let record = try console.admin.rotateKey(
             tenant: try console.admin.tenant(named: "default"), algorithm: .rs256, immediately: true)
         console.close()

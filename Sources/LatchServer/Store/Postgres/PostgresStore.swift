@@ -11,15 +11,19 @@ import LatchPostgres
 /// for how the two engines are made to answer alike.
 public final class PostgresStore: Store {
     private let database: PostgresDatabase
+    private let durable: Bool
 
     /// Connects to the database at `url` and migrates it.
     /// - Parameters:
     ///   - url: a libpq connection URI (`postgres://user@host:5432/db?sslmode=verify-full`) or
     ///     key-value string; the password may be in it, in `PGPASSWORD` or in the `PGPASSFILE` file.
     ///   - maxConnections: the most connections this instance opens.
+    ///   - durable: `false` commits every write as ``writeRelaxed(_:)`` does (crash-safe; the last
+    ///     commits may be lost if the database server crashes).
     /// - Throws: ``StoreError/unavailable(_:)`` when the server cannot be reached or migrated; the
     ///   text names the failure, never the password.
-    public init(url: String, maxConnections: Int = 16) throws {
+    public init(url: String, maxConnections: Int = 16, durable: Bool = true) throws {
+        self.durable = durable
         var configuration = PostgresConfiguration()
         configuration.maxConnections = maxConnections
         configuration.statementText = PostgresSQLConnection.statementText
