@@ -58,6 +58,10 @@ public struct SMTPFailure: Error, Sendable, Equatable, CustomStringConvertible {
         lhs.kind == rhs.kind && lhs.replyCode == rhs.replyCode
     }
 
+    /// The replies that concern the login, not the message: `530` authentication required, `534`
+    /// mechanism too weak, `535` credentials invalid, `538` encryption required (RFC 4954 § 6).
+    static let authenticationReplies: Set<Int> = [530, 534, 535, 538]
+
     /// The failure of a send to `server` that ended with `code`, after reply `replyCode` (0 for
     /// none); `detail` is libcurl's message.
     static func from(_ code: CURLcode, replyCode: Int, detail: String, server: String) -> SMTPFailure {
@@ -65,6 +69,7 @@ public struct SMTPFailure: Error, Sendable, Equatable, CustomStringConvertible {
             switch code {
             case CURLE_OPERATION_TIMEDOUT: .timeout
             case CURLE_LOGIN_DENIED: .authentication
+            case _ where authenticationReplies.contains(replyCode): .authentication
             case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT, CURLE_GOT_NOTHING,
                 CURLE_RECV_ERROR where replyCode == 0, CURLE_SEND_ERROR where replyCode == 0:
                 .connection

@@ -64,6 +64,12 @@ extension LatchServerConfiguration {
         return (client, try defaultSender())
     }
 
+    /// Sets ``smtpSecurity`` from a `--smtp-starttls` value: `required`, `opportunistic` or `off`.
+    /// - Throws: ``ConfigurationError`` for anything else.
+    public mutating func setSMTPStartTLS(_ value: String) throws {
+        smtpSecurity = try SMTPTransportSecurity.starttls(value)
+    }
+
     /// ``smtpFrom``, or `no-reply@` the host of ``publicURL`` (`localhost` without one).
     func defaultSender() throws -> MailAddress {
         if let smtpFrom {
