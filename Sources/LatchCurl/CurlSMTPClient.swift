@@ -158,7 +158,8 @@ public struct CurlSMTPClient: Sendable {
 
     /// Whether `address` can stand between angle brackets in `MAIL FROM` / `RCPT TO` as is.
     private static func isPlainAddress(_ address: String) -> Bool {
-        !address.isEmpty && !address.unicodeScalars.contains { $0.value <= 32 || $0.value == 127 || "<>".unicodeScalars.contains($0) }
+        !address.isEmpty
+            && !address.unicodeScalars.contains { $0.value <= 32 || $0.value == 127 || "<>".unicodeScalars.contains($0) }
     }
 
     private static func milliseconds(_ seconds: TimeInterval) -> Int {

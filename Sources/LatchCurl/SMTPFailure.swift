@@ -85,6 +85,11 @@ public struct SMTPFailure: Error, Sendable, Equatable, CustomStringConvertible {
             description: "SMTP send to \(server) \(kind)\(reply): \(reason) (libcurl error \(code.rawValue))")
     }
 
+    /// ``from(_:replyCode:detail:server:)`` for libcurl's result as a number (libcurl-errors(3)).
+    static func from(curlResult: UInt32, replyCode: Int, detail: String, server: String) -> SMTPFailure {
+        from(CURLcode(rawValue: curlResult), replyCode: replyCode, detail: detail, server: server)
+    }
+
     /// A failure LatchCurl raises itself, before a transfer.
     static func setup(_ message: String, server: String, curlCode: Int = Int(CURLE_FAILED_INIT.rawValue)) -> SMTPFailure {
         SMTPFailure(

@@ -34,7 +34,8 @@ public enum MailTemplate {
         }
         var closing = kind.carriesLink ? "The link works once." : ""
         if let minutes = message.validMinutes {
-            closing = kind.carriesLink ? "The link works once and expires in \(minutes) minutes." : "It expires in \(minutes) minutes."
+            closing =
+                kind.carriesLink ? "The link works once and expires in \(minutes) minutes." : "It expires in \(minutes) minutes."
         }
         closing += (closing.isEmpty ? "" : " ") + "If you did not ask for it, ignore this message."
         content.append("<p style=\"color:#555555\">\(HTML.escape(closing))</p>")

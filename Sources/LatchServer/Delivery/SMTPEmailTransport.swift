@@ -31,8 +31,7 @@ public struct SMTPEmailTransport: MessageTransport, CustomStringConvertible {
     ///   - client: the SMTP client (server, TLS, credentials, time limits).
     ///   - defaultSender: the `From` of tenants without ``TenantSettings/emailFrom``.
     ///   - tenant: looks a tenant up by id (from the store).
-    public init(client: CurlSMTPClient, defaultSender: MailAddress, tenant: @escaping @Sendable (String) throws -> Tenant?)
-    {
+    public init(client: CurlSMTPClient, defaultSender: MailAddress, tenant: @escaping @Sendable (String) throws -> Tenant?) {
         self.client = client
         self.defaultSender = defaultSender
         self.tenant = tenant
@@ -78,7 +77,9 @@ public struct SMTPEmailTransport: MessageTransport, CustomStringConvertible {
             messageID: "\(localPart)@\(sender.domain)", text: text, html: html)
     }
 
-    public var description: String { "SMTP at \(client.server) (\(client.security.rawValue == "implicit" ? "implicit TLS" : "STARTTLS \(client.security.rawValue)"))" }
+    public var description: String {
+        "SMTP at \(client.server) (\(client.security.rawValue == "implicit" ? "implicit TLS" : "STARTTLS \(client.security.rawValue)"))"
+    }
 }
 
 /// Development delivery with a real server beside it: writes the development log line

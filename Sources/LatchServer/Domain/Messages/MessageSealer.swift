@@ -61,7 +61,9 @@ public struct MessageSealer: Sendable {
             channel: message.channel, recipient: message.recipient, subject: message.subject, sealedBody: nil,
             createdAt: message.createdAt, deliveredAt: message.deliveredAt, abandonedAt: message.abandonedAt,
             attempts: message.attempts, lastError: message.lastError, nextAttemptAt: message.nextAttemptAt)
-        let plaintext = Array(try JSONEncoder().encode(Content(
+        let plaintext = Array(
+            try JSONEncoder().encode(
+                Content(
                     body: message.body, code: message.code, kind: message.kind?.rawValue, link: message.link,
                     validMinutes: message.validMinutes)))
         stored.sealedBody = try SecretBox.seal(plaintext, key: key, associatedData: Self.associatedData(of: stored))
