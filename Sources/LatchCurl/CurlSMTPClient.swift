@@ -166,9 +166,8 @@ public struct CurlSMTPClient: Sendable {
         max(1, Int((min(max(seconds, 0.001), Double(Int32.max) / 1000) * 1000).rounded(.up)))
     }
 
+    /// `scheme://host:port` of `url`, never a user or path.
     private static func server(of url: URL) -> String {
-        guard var host = url.host else { return "the server" }
-        if host.contains(":"), !host.hasPrefix("[") { host = "[\(host)]" }
-        return "\(url.scheme?.lowercased() ?? "smtp")://" + (url.port.map { "\(host):\($0)" } ?? host)
+        "\(url.scheme?.lowercased() ?? "smtp")://" + CurlFailure.server(of: url)
     }
 }

@@ -48,7 +48,10 @@ public struct SMTPEmailTransport: MessageTransport, CustomStringConvertible {
         if let failure = Self.failure(of: { () throws(SMTPFailure) in
             try client.send(bytes, from: mail.from.address, to: [mail.to.address])
         }) {
-            throw failure.isPermanent ? UndeliverableMessage("\(failure) (a permanent refusal: not retried)") : failure
+            guard !failure.isPermanent else {
+                throw UndeliverableMessage("\(failure) (a permanent refusal: not retried)")
+            }
+            throw failure
         }
     }
 
@@ -78,7 +81,14 @@ public struct SMTPEmailTransport: MessageTransport, CustomStringConvertible {
     }
 
     public var description: String {
-        "SMTP at \(client.server) (\(client.security.rawValue == "implicit" ? "implicit TLS" : "STARTTLS \(client.security.rawValue)"))"
+        let security =
+            switch client.security {
+            case .implicitTLS: "implicit TLS"
+            case .startTLSRequired: "STARTTLS required"
+            case .startTLSOpportunistic: "STARTTLS opportunistic"
+            case .none: "STARTTLS off"
+            }
+        return "SMTP at \(client.server) (\(security))"
     }
 }
 
