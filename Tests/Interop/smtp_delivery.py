@@ -44,6 +44,7 @@ logging.getLogger("mail.log").setLevel(logging.ERROR)
 
 USER = "latch-mailer"
 PASSWORD = "smtp-" + os.urandom(9).hex()
+API_KEY = "smtp-" + os.urandom(12).hex()
 BRAND = "Bäckerei Müller"
 SENDER = "shop@latch.test"
 
@@ -229,6 +230,7 @@ def main():
 
         def configure():
             production.admin("client", "create", "--id", "smtp-test")
+            production.admin("client", "create", "--id", "smtp-firebase", "--api-key", API_KEY)
             production.admin("tenant", "update", "default", "--brand-name", BRAND, "--email-from", SENDER)
             time.sleep(2.5)  # running servers apply tenant changes within 2 seconds
             expect("email:" in production.log_text(), "the banner to name the SMTP server", production.log_text())
@@ -277,6 +279,25 @@ def main():
                 grant_type="oob", oob=state["code"])
             expect(status == 200 and "continuation_token" in body, "the e-mailed code to complete the sign-up",
                    (status, body))
+
+        def sign_in_link_arrives():
+            request = urllib.request.Request(
+                f"{production.base}/identitytoolkit.googleapis.com/v1/accounts:sendOobCode?key={API_KEY}",
+                data=json.dumps({"requestType": "EMAIL_SIGNIN", "email": "frank@example.com",
+                                 "continueUrl": "https://app.example/done"}).encode(),
+                headers={"Content-Type": "application/json"}, method="POST")
+            with urllib.request.urlopen(request, timeout=10) as response:
+                expect(response.status == 200, "sendOobCode to answer 200", response.status)
+            parsed = email.message_from_bytes(secure.wait_for("frank@example.com")["content"], policy=email.policy.default)
+            expect(str(parsed["Subject"]) == "Your sign-in link", "the sign-in link subject", parsed["Subject"])
+            parts = {part.get_content_type(): part.get_content() for part in parsed.iter_parts()}
+            match = re.search(r"https?://\S*oobCode=[\w-]+\S*", parts["text/plain"])
+            expect(match is not None, "the link in the text part", parts["text/plain"])
+            link = match.group(0)
+            expect(f'href="{link.replace("&", "&amp;")}"' in parts["text/html"], "the same link in the HTML part",
+                   parts["text/html"])
+            for kind, text in parts.items():
+                expect(BRAND in text, f"the tenant's name in the {kind} part", text)
 
         def transient_refusals_dead_letter():
             secure.mode = "451"
@@ -329,6 +350,7 @@ def main():
         steps.run("the sign-up code arrives over STARTTLS with AUTH", code_arrives)
         steps.run("headers, both parts, the code and the tenant's name", headers_and_parts)
         steps.run("the e-mailed code completes the sign-up", code_completes_sign_up)
+        steps.run("an account API sign-in link arrives with the link in both parts", sign_in_link_arrives)
         steps.run("451 refusals: attempts with backoff, then a dead letter", transient_refusals_dead_letter)
         steps.run("a 550 refusal: a dead letter at once", permanent_refusal_dead_letter)
         steps.run("the SMTP password shows nowhere", no_password_anywhere)
