@@ -19,4 +19,5 @@ if ! [ -x "$VENV/bin/python" ] || ! cmp -s "$REQUIREMENTS" "$VENV/requirements.t
   cp "$REQUIREMENTS" "$VENV/requirements.txt"
 fi
 
+export PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 exec "$VENV/bin/python" Tests/Interop/smtp_delivery.py "$LATCHD"
