@@ -41,7 +41,8 @@ struct DatabaseOutageTests {
         #expect(refresh.status == 503)
         #expect(refresh.headers["retry-after"] == "1")
         #expect(refresh.error == "temporarily_unavailable")
-        let signUp = try await client.post("signup/v1.0/start", ["username": "down@example.com", "challenge_type": "oob redirect"])
+        let signUp = try await client.post(
+            "signup/v1.0/start", ["username": "down@example.com", "challenge_type": "oob redirect"])
         #expect(signUp.status == 503)
         #expect(signUp.error == "temporarily_unavailable")
         let firebase = try await firebaseClient.post(FirebaseClient.v1 + "accounts:signUp", ["returnSecureToken": true])
