@@ -84,7 +84,8 @@ final class PrivatePostgresCluster: Sendable {
         }
     }
 
-    private static func freePort() throws -> Int {
+    /// A loopback TCP port nobody listens on now.
+    static func freePort() throws -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
         var address = sockaddr_in()
