@@ -69,5 +69,12 @@ struct DatabaseOutageTests {
         let again = try await TokenHelpers.refresh(client, refreshToken)
         #expect(again.status == 200)
         _ = try await TokenHelpers.signUp(server, email: TokenHelpers.uniqueEmail("after-outage"))
+
+        // The pool's counters saw it all: connections that failed, and the pool's size.
+        let metrics = String(decoding: try await client.raw("GET", "/metrics").body, as: UTF8.self)
+        let failures = metrics.split(separator: "\n").first { $0.hasPrefix("latch_store_connection_failures_total ") }
+        #expect((failures?.split(separator: " ").last.flatMap { Int($0) } ?? 0) >= 1, "\(metrics)")
+        #expect(metrics.contains("latch_store_connections_max 8"))
+        #expect(metrics.contains("latch_store_connections_in_use "))
     }
 }
