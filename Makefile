@@ -62,11 +62,17 @@ lint:
 format:
 	$(SWIFT) format format --in-place --recursive --configuration .swift-format Package.swift Sources Tests Benchmarks
 
-## Benchmarks: wrk against a release latchd, plus the peer comparison when PEER=1.
+## Benchmarks: wrk against a release latchd, plus the peer comparison when PEER=1;
+## STORE=postgres adds the rows of one and of two latchd on a throwaway PostgreSQL (fsync on).
+STORE ?= sqlite
 bench:
 	@scripts/install-deps.sh --bench
 	$(SWIFT) build -c release --product latchd
+ifeq ($(STORE),postgres)
+	LATCH_PG_FSYNC=on STORE=postgres scripts/with-postgres.sh scripts/bench.sh
+else
 	scripts/bench.sh
+endif
 
 ## SDK micro-benchmark: p50/p99 of a cache-hit acquireTokenSilent.
 bench-sdk:

@@ -5,6 +5,9 @@
 # Usage:   scripts/bench.sh                 # Latch only
 #          PEER=1 scripts/bench.sh          # then Glewlwyd too, plus Latch/peer ratios
 #          DURATION=2s scripts/bench.sh     # short smoke run
+#          STORE=postgres scripts/with-postgres.sh scripts/bench.sh   # (make bench STORE=postgres)
+#              the refresh and sign-in rows on SQLite, on one latchd over PostgreSQL and on two latchd
+#              over one PostgreSQL (wrk split over both), with the PostgreSQL server's CPU per request
 #
 # Knobs (env): LATCHD=<binary> (default $BUILD_DIR/release/latchd, BUILD_DIR=.build)
 #              PORT=18480 DURATION=8s (1s..10s) THREADS=2 CONNS=32 WARMUP=2s SETTLE=2
@@ -31,11 +34,19 @@ USERS="${USERS:-8}"
 HTTP_THREADS="${HTTP_THREADS:-}"
 TMPBASE="${TMPBASE:-/tmp}"
 ARGON2_SAMPLES="${ARGON2_SAMPLES:-20}"
+DURABILITIES_SET="${DURABILITIES:-}"
 DURABILITIES="${DURABILITIES:-full normal}"
 INSTALL="${INSTALL:-1}"
 KEEP_WORK="${KEEP_WORK:-0}"
 PEER="${PEER:-0}"
 PEER_DIR="${PEER_DIR:-$ROOT/../shared/peers/glewlwyd}"
+STORE="${STORE:-sqlite}"
+[[ "$STORE" == sqlite || "$STORE" == postgres ]] || { echo "STORE is sqlite or postgres" >&2; exit 1; }
+if [[ "$STORE" == postgres ]]; then
+  [[ -n "${LATCH_TEST_DATABASE_URL:-}" && -n "${LATCH_TEST_POSTGRES_DATA:-}" ]] \
+    || { echo "STORE=postgres runs inside scripts/with-postgres.sh (make bench STORE=postgres)" >&2; exit 1; }
+  DURABILITIES="${DURABILITIES_SET:-full}"
+fi
 
 TENANT=default
 CLIENT_ID=latch-dev
@@ -83,48 +94,76 @@ log "results in $RESULTS"
 } > "$RESULTS/env.txt"
 
 # ---------------------------------------------------------------- server lifecycle
-SPID="" WORK="" DURABILITY=""
+# SPIDS/BASES: the running latchd processes and their origins (two in the scale-out suite).
+SPID="" SPIDS=() BASES=() WORK="" DURABILITY="" DBURL="" SUITE=""
 stop_server() {
-  [[ -n "$SPID" ]] || return 0
-  # let wrk's abandoned connections go away first, then SIGTERM (latchd drains in-flight requests)
-  for _ in $(seq 1 25); do
-    ss -tnH state established "( sport = :$PORT )" 2>/dev/null | grep -q . || break
-    sleep 0.2
+  [[ ${#SPIDS[@]} -gt 0 ]] || return 0
+  local pid st i=0
+  for pid in "${SPIDS[@]}"; do
+    local port=$(( PORT + i ))
+    # let wrk's abandoned connections go away first, then SIGTERM (latchd drains in-flight requests)
+    for _ in $(seq 1 25); do
+      ss -tnH state established "( sport = :$port )" 2>/dev/null | grep -q . || break
+      sleep 0.2
+    done
+    kill -TERM "$pid" 2>/dev/null || true
+    st=0
+    for _ in $(seq 1 75); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+    if kill -0 "$pid" 2>/dev/null; then log "latchd $pid ignored SIGTERM for 15 s, sending SIGKILL"; kill -KILL "$pid" || true; fi
+    wait "$pid" || st=$?
+    echo "$st" > "$RESULTS/latchd-$SUITE-$i-exit.txt"
+    (( st == 0 )) || log "WARNING: latchd exited with status $st"
+    cp "$WORK/latchd-$i.log" "$RESULTS/latchd-$SUITE-$i.log" 2>/dev/null || true
+    i=$(( i + 1 ))
   done
-  kill -TERM "$SPID" 2>/dev/null || true
-  local st=0
-  for _ in $(seq 1 75); do kill -0 "$SPID" 2>/dev/null || break; sleep 0.2; done
-  if kill -0 "$SPID" 2>/dev/null; then log "latchd $SPID ignored SIGTERM for 15 s, sending SIGKILL"; kill -KILL "$SPID" || true; fi
-  wait "$SPID" || st=$?
-  echo "$st" > "$RESULTS/latchd-$DURABILITY-exit.txt"
-  (( st == 0 )) || log "WARNING: latchd exited with status $st"
-  cp "$WORK/latchd.log" "$RESULTS/latchd-$DURABILITY.log" 2>/dev/null || true
-  SPID=""
+  SPIDS=() BASES=() SPID=""
   if [[ "$KEEP_WORK" != 1 && "$WORK" == "$TMPBASE"/latch-bench.* ]]; then rm -rf -- "$WORK"; fi
 }
 trap 'rc=$?; stop_server; exit $rc' EXIT
 
-start_server() {  # start_server full|normal
-  DURABILITY=$1
-  WORK="$(mktemp -d "$TMPBASE/latch-bench.XXXXXX")"
-  local args=(serve --dev --data-dir "$WORK/data" --listen "$HOST:$PORT" --durability "$DURABILITY")
+# The store arguments of every latchd command of this suite.
+store_args() { if [[ -n "$DBURL" ]]; then echo --database-url "$DBURL"; fi; }
+
+launch() {  # launch INDEX: one more latchd on PORT+INDEX over the suite's data directory and store
+  local i=$1 port=$(( PORT + $1 ))
+  ss -ltnH "sport = :$port" 2>/dev/null | grep -q . && die "port $port is already in use (set PORT)"
+  # Instances behind one balancer share one public origin: the `iss` of every token.
+  local args=(serve --dev --data-dir "$WORK/data" --listen "$HOST:$port" --durability "$DURABILITY"
+              --public-url "http://$HOST:$PORT" $(store_args))
   [[ -n "$HTTP_THREADS" ]] && args+=(--http-threads "$HTTP_THREADS")
   # The load comes from one address: let it stand for a crowd behind a proxy (X-Forwarded-For per
   # request), so the per-source rate limits are paid for but do not throttle the run.
   "$LATCHD" serve --help 2>/dev/null | grep -q -- '--trusted-proxy' && args+=(--trusted-proxy 127.0.0.1)
-  "$LATCHD" "${args[@]}" > "$WORK/latchd.log" 2>&1 &
-  SPID=$!
-  log "latchd started (pid $SPID, durability $DURABILITY, data $WORK/data)"
+  "$LATCHD" "${args[@]}" > "$WORK/latchd-$i.log" 2>&1 &
+  SPIDS+=($!)
+  SPID=${SPIDS[0]}
+  BASES+=("http://$HOST:$port")
+  log "latchd started (pid $!, durability $DURABILITY, data $WORK/data${DBURL:+, PostgreSQL})"
   for _ in $(seq 1 100); do
-    curl -fsS --max-time 2 -o /dev/null "$DISCOVERY" 2>/dev/null && break
-    kill -0 "$SPID" 2>/dev/null || { cat "$WORK/latchd.log" >&2; die "latchd exited during startup"; }
+    curl -fsS --max-time 2 -o /dev/null "http://$HOST:$port/$TENANT/v2.0/.well-known/openid-configuration" 2>/dev/null && break
+    kill -0 "$!" 2>/dev/null || { cat "$WORK/latchd-$i.log" >&2; die "latchd exited during startup"; }
     sleep 0.1
   done
-  curl -fsS --max-time 2 -o /dev/null "$DISCOVERY" || die "latchd not answering on $BASE"
+  curl -fsS --max-time 2 -o /dev/null "http://$HOST:$port/$TENANT/v2.0/.well-known/openid-configuration" \
+    || die "latchd not answering on port $port"
+}
+
+start_server() {  # start_server full|normal sqlite|postgres INSTANCES
+  DURABILITY=$1
+  local store=$2 instances=$3
+  WORK="$(mktemp -d "$TMPBASE/latch-bench.XXXXXX")"
+  DBURL=""
+  if [[ "$store" == postgres ]]; then
+    local name="latch_bench_$(date +%s)_$RANDOM"
+    psql -q "$LATCH_TEST_DATABASE_URL" -c "CREATE DATABASE $name" || die "cannot create database $name"
+    DBURL="${LATCH_TEST_DATABASE_URL%/*}/$name"
+  fi
+  launch 0
+  for (( i = 1; i < instances; i++ )); do launch "$i"; done
   : > "$WORK/users.txt"
   for i in $(seq 1 "$USERS"); do
-    printf '%s\n' "$PASSWORD" | "$LATCHD" user create --data-dir "$WORK/data" --email "$(user_email "$i")" --password-stdin >/dev/null \
-      || die "latchd user create failed"
+    printf '%s\n' "$PASSWORD" | "$LATCHD" user create --data-dir "$WORK/data" $(store_args) --email "$(user_email "$i")" \
+      --password-stdin >/dev/null || die "latchd user create failed"
     user_email "$i" >> "$WORK/users.txt"
   done
   log "$USERS users created"
@@ -166,37 +205,89 @@ seed_refresh_tokens() {  # one fresh refresh token per line, CONNS + 2*THREADS o
     signin "$(user_email "$i")" | jq -er .refresh_token >> "$WORK/refresh-tokens.txt" || die "seeding refresh tokens failed"
   done
   log "seeded $n refresh tokens"
+  # Instances share the database, so any token works on any of them: deal them out in turn.
+  local count=${#BASES[@]}
+  (( count > 1 )) || return 0
+  for (( i = 0; i < count; i++ )); do
+    awk -v k="$count" -v r="$i" '(NR - 1) % k == r' "$WORK/refresh-tokens.txt" > "$WORK/refresh-tokens-$i.txt"
+  done
 }
 
 # ---------------------------------------------------------------- measurement
 # "utime+stime minflt" of latchd (/proc/PID/stat fields 14+15 and 10, counted after "(comm) ")
-cpu_ticks() { sed 's/^.*) //' "/proc/$SPID/stat" | awk '{print $12 + $13, $8}'; }
+cpu_ticks() {
+  local pid
+  for pid in "${SPIDS[@]}"; do sed 's/^.*) //' "/proc/$pid/stat"; done | awk '{c += $12 + $13; f += $8} END {print c, f}'
+}
+# utime+stime of the PostgreSQL server: the postmaster and every process it started (backends,
+# WAL writer, checkpointer); 0 without one.
+pg_ticks() {
+  [[ "$STORE" == postgres ]] || { echo 0; return; }
+  local master
+  master=$(head -1 "$LATCH_TEST_POSTGRES_DATA/postmaster.pid" 2>/dev/null) || { echo 0; return; }
+  { echo "$master"; ps -o pid= --ppid "$master"; } | while read -r pid; do
+    sed 's/^.*) //' "/proc/$pid/stat" 2>/dev/null || true
+  done | awk '{c += $12 + $13} END {print c + 0}'
+}
 # "cpu_seconds count" of the Argon2id computations latchd has run, from its own /metrics (thread CPU
 # time measured around each hash inside the server: the in-situ cost, no separate calibration).
 hash_stats() {
-  curl -s "$BASE/metrics" | awk '/^latch_password_hash_cpu_seconds_total / {c=$2} /^latch_password_hashes_total / {n=$2} END {print c+0, n+0}'
+  local base
+  for base in "${BASES[@]}"; do curl -s "$base/metrics"; done \
+    | awk '/^latch_password_hash_cpu_seconds_total / {c+=$2} /^latch_password_hashes_total / {n+=$2} END {print c+0, n+0}'
 }
 
 bench() {  # bench NAME LABEL URL SCRIPT [script args...]
   local name=$1 label=$2 url=$3 script=$4; shift 4
   local out="$RESULTS/$name.txt" c0 c1 f0 f1 load
-  kill -0 "$SPID" 2>/dev/null || die "latchd died before $name"
+  for pid in "${SPIDS[@]}"; do kill -0 "$pid" 2>/dev/null || die "latchd died before $name"; done
   sleep "$SETTLE"
   load=$(cut -d' ' -f1 /proc/loadavg)
   log "wrk $name: -t$THREADS -c$CONNS -d$DURATION $url (loadavg $load)"
   read -r h0 n0 < <(hash_stats)
   read -r c0 f0 < <(cpu_ticks)
-  timeout $(( secs + 20 )) wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --timeout 5s --latency \
-      -s "$script" "$url" -- "$@" > "$out" 2>&1 || die "wrk failed for $name (see $out)"
-  kill -0 "$SPID" 2>/dev/null || die "latchd died during $name"
+  p0=$(pg_ticks)
+  local count=${#BASES[@]} i pids=()
+  if (( count == 1 )); then
+    timeout $(( secs + 20 )) wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --timeout 5s --latency \
+        -s "$script" "$url" -- "$@" > "$out" 2>&1 || die "wrk failed for $name (see $out)"
+  else
+    # One wrk per instance, each with its share of the connections and threads (and of the refresh
+    # tokens), all at once: the load a balancer spreading evenly would hand each instance.
+    for (( i = 0; i < count; i++ )); do
+      local args=() arg
+      for arg in "$@"; do [[ "$arg" == "$WORK/refresh-tokens.txt" ]] && arg="$WORK/refresh-tokens-$i.txt"; args+=("$arg"); done
+      [[ "$1" == "$WORK/refresh-tokens.txt" ]] && args[2]=$(( THREADS / count > 0 ? THREADS / count : 1 ))
+      timeout $(( secs + 20 )) wrk -t"$(( THREADS / count > 0 ? THREADS / count : 1 ))" -c"$(( CONNS / count ))" \
+          -d"$DURATION" --timeout 5s --latency -s "$script" "${url/$BASE/${BASES[$i]}}" -- "${args[@]}" \
+          > "$out.$i" 2>&1 &
+      pids+=($!)
+    done
+    for pid in "${pids[@]}"; do wait "$pid" || die "wrk failed for $name (see $out.*)"; done
+    # Summed counts; the slower instance's latency percentiles (an upper bound of the merged ones).
+    cat "$out".* > "$out"
+    grep -h '^WRKJSON ' "$out".* | sed 's/^WRKJSON //' | jq -sc '{
+        requests: (map(.requests) | add), duration_s: (map(.duration_s) | max), rps: (map(.rps) | add),
+        lat_p50_ms: (map(.lat_p50_ms) | max), lat_p90_ms: (map(.lat_p90_ms) | max),
+        lat_p99_ms: (map(.lat_p99_ms) | max), lat_max_ms: (map(.lat_max_ms) | max),
+        lat_mean_ms: ((map(.lat_mean_ms * .requests) | add) / ([(map(.requests) | add), 1] | max)),
+        non2xx3xx: (map(.non2xx3xx) | add), err_connect: (map(.err_connect) | add),
+        err_read: (map(.err_read) | add), err_write: (map(.err_write) | add), err_timeout: (map(.err_timeout) | add),
+        extra: (map(.extra) | reduce .[] as $e ({}; reduce ($e | keys[]) as $k (.; .[$k] += $e[$k])))}' \
+        | sed 's/^/WRKJSON /' >> "$out"
+  fi
+  for pid in "${SPIDS[@]}"; do kill -0 "$pid" 2>/dev/null || die "latchd died during $name"; done
   read -r c1 f1 < <(cpu_ticks)
   read -r h1 n1 < <(hash_stats)
-  grep '^WRKJSON ' "$out" | sed 's/^WRKJSON //' | jq -c \
-      --arg n "$name" --arg lbl "$label" --arg url "$url" --arg dur "$DURABILITY" \
+  p1=$(pg_ticks)
+  grep '^WRKJSON ' "$out" | tail -1 | sed 's/^WRKJSON //' | jq -c \
+      --arg n "$name" --arg lbl "$label" --arg url "$url" --arg dur "$DURABILITY" --arg suite "$SUITE" \
+      --argjson pg "$(( p1 - p0 ))" --argjson instances "$count" \
       --argjson hcpu "$(awk -v a="$h0" -v b="$h1" 'BEGIN {print b - a}')" --argjson hn "$(( ${n1%.*} - ${n0%.*} ))" \
       --argjson cpu "$(( c1 - c0 ))" --argjson flt "$(( f1 - f0 ))" --argjson tck "$TCK" --argjson load "$load" '
-    {name:$n, "label":$lbl, durability:$dur, url:$url, loadavg_1m:$load} + .
+    {name:$n, "label":$lbl, durability:$dur, url:$url, loadavg_1m:$load, suite:$suite, instances:$instances} + .
     + {server_cpu_s:($cpu/$tck), server_cores_used:($cpu/$tck/.duration_s),
+       postgres_cpu_ms_per_req:(if $suite == "sqlite" then null elif .requests>0 then $pg/$tck*1000/.requests else null end),
        server_cpu_ms_per_req:(if .requests>0 then $cpu/$tck*1000/.requests else null end),
        server_minflt_per_req:(if .requests>0 then $flt/.requests else null end)}
     + (if .extra.signins != null then
@@ -236,15 +327,22 @@ measure_argon2() {
   log "argon2id m=$m t=$t p=$p CPU per hash: $(jq -r '"lib warm \(.lib.mean_s*1e5|round/100) ms (cold \(.lib.cold_s*1e5|round/100)), CLI \(.cli.mean_s*1e5|round/100) ms"' "$RESULTS/argon2.json")"
 }
 
-run_server_suite() {  # run_server_suite full|normal
-  local dur=$1 sfx="" tag=""
+run_server_suite() {  # run_server_suite full|normal [sqlite|postgres] [INSTANCES]
+  local dur=$1 store=${2:-sqlite} instances=${3:-1} sfx="" tag=""
   [[ "$dur" == normal ]] && { sfx="_normal"; tag=" [crash-safe only (synchronous=NORMAL)]"; }
-  start_server "$dur"
+  SUITE=$store
+  if [[ "$store" == postgres ]]; then
+    SUITE="pg$instances"; sfx="$sfx"_pg$instances
+    tag="$tag [PostgreSQL, $instances latchd]"
+  elif [[ "$STORE" == postgres ]]; then
+    tag="$tag [SQLite]"
+  fi
+  start_server "$dur" "$store" "$instances"
   smoke
   [[ -f "$RESULTS/argon2.json" ]] || measure_argon2
   # unrecorded warm-up of the HTTP path and the token endpoint
   timeout 15 wrk -t"$THREADS" -c"$CONNS" -d"$WARMUP" "$DISCOVERY" >/dev/null 2>&1 || true
-  if [[ "$dur" == full ]]; then
+  if [[ "$dur" == full && "$store" == sqlite ]]; then
     bench a_discovery "(a) discovery GET .well-known/openid-configuration" "$DISCOVERY" "$LUA/get.lua"
     bench b_jwks "(b) JWKS GET discovery/v2.0/keys" "$JWKS" "$LUA/get.lua"
   fi
@@ -254,13 +352,17 @@ run_server_suite() {  # run_server_suite full|normal
   bench "d_signin_password$sfx" "(d) password sign-in initiate+challenge+token$tag" "$TOKEN" \
     "$LUA/signin.lua" "$NA_PREFIX" "$WORK/users.txt" "$PASSWORD" "$CLIENT_ID"
   sleep "$SETTLE"
-  grep -ciE '(error|warning|fatal)' "$WORK/latchd.log" > "$RESULTS/latchd-$dur-problem-lines.txt" || true
+  cat "$WORK"/latchd-*.log | grep -ciE '(error|warning|fatal)' > "$RESULTS/latchd-$SUITE-$dur-problem-lines.txt" || true
   stop_server
 }
 
 for d in $DURABILITIES; do
   [[ "$d" == full || "$d" == normal ]] || die "DURABILITIES holds full and/or normal"
   run_server_suite "$d"
+  if [[ "$STORE" == postgres ]]; then
+    run_server_suite "$d" postgres 1
+    run_server_suite "$d" postgres 2
+  fi
 done
 
 # ---------------------------------------------------------------- report
@@ -279,10 +381,12 @@ jq -c --argjson a2 "$A2" --argjson ncpu "$NCPU" 'select(.signins != null) |
 summary() {
   echo "### Latch ($(cut -d' ' -f1 /proc/loadavg) loadavg at end; THREADS=$THREADS CONNS=$CONNS DURATION=$DURATION)"
   echo
-  echo "| test | req/s | p50 ms | p99 ms | non-2xx | sock err | srv CPU ms/req | sign-ins/s | srv CPU ms/sign-in |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+  echo "| test | req/s | p50 ms | p99 ms | non-2xx | sock err | srv CPU ms/req | PostgreSQL CPU ms/req | sign-ins/s | srv CPU ms/sign-in |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   jq -r 'def r(n): if . == null then "" else (. * pow(10; n) | round / pow(10; n) | tostring) end;
-    "| \(.label) | \(.rps|r(0)) | \(.lat_p50_ms|r(2)) | \(.lat_p99_ms|r(2)) | \(.non2xx3xx) | \(.err_connect+.err_read+.err_write+.err_timeout) | \(.server_cpu_ms_per_req|r(3)) | \(.signins_per_s|r(1)) | \(.server_cpu_ms_per_signin|r(2)) |"' "$JSONL"
+    "| \(.label) | \(.rps|r(0)) | \(.lat_p50_ms|r(2)) | \(.lat_p99_ms|r(2)) | \(.non2xx3xx) | \(.err_connect+.err_read+.err_write+.err_timeout) | \(.server_cpu_ms_per_req|r(3)) | \(.postgres_cpu_ms_per_req|r(3)) | \(.signins_per_s|r(1)) | \(.server_cpu_ms_per_signin|r(2)) |"' "$JSONL"
+  echo
+  echo "Two-instance rows: requests summed over both; p50/p99 are the slower instance's. srv CPU covers every latchd."
   echo
   echo "Argon2id bound (hash CPU $(jq -r '"\(.params): median \(.hash_s*1e5|round/100) ms in-process, \(.cli.mean_s*1e5|round/100) ms with the argon2 CLI"' "$RESULTS/argon2.json"), $NCPU cores):"
   echo "sign-ins/s × argon2 s/hash ≥ 0.9 × server cores used  ⇔  Argon2 is ≥ 90 % of the server's CPU."
@@ -323,7 +427,9 @@ if [[ "$PEER" == 1 ]]; then
         else empty end;
       row("a_discovery"; "a_discovery"; "rps"), row("b_jwks"; "b_jwks"; "rps"),
       row("c2_refresh_rotate"; "c2_refresh_rotate"; "rps"), row("c2_refresh_rotate_normal"; "c2_refresh_rotate"; "rps"),
-      row("d_signin_password"; "d_password_grant"; "signins"), row("d_signin_password_normal"; "d_password_grant"; "signins")' \
+      row("c2_refresh_rotate_pg1"; "c2_refresh_rotate"; "rps"), row("c2_refresh_rotate_pg2"; "c2_refresh_rotate"; "rps"),
+      row("d_signin_password"; "d_password_grant"; "signins"), row("d_signin_password_normal"; "d_password_grant"; "signins"),
+      row("d_signin_password_pg1"; "d_password_grant"; "signins"), row("d_signin_password_pg2"; "d_password_grant"; "signins")' \
       <(jq -c '. + {source:"latch"}' "$JSONL") <(jq -c '. + {source:"peer"}' "$PEERJ")
     echo
     echo "Peer (d) is one request per sign-in (ROPC, PBKDF2-150k); Latch (d) is three (initiate, challenge, token; Argon2id)."

@@ -5,8 +5,9 @@
 # LATCH_TEST_POSTGRES_BIN (the server's bin directory). The cluster is stopped and deleted when the
 # command ends, whether it passed, failed or was interrupted, and the command's status is returned.
 #
-# The cluster runs with fsync=off: the tests kill latchd processes, never the machine, so what they
-# check does not depend on fsync; the benchmarks (scripts/bench.sh) start their own cluster with it on.
+# The cluster runs with fsync=off unless LATCH_PG_FSYNC=on: the tests kill latchd processes, never
+# the machine, so what they check does not depend on fsync; the benchmarks (make bench STORE=postgres)
+# run with it on, so a commit is on disk before it is acknowledged.
 #
 #   scripts/with-postgres.sh swift test --skip-build
 set -euo pipefail
@@ -39,7 +40,7 @@ printf '%s\n' "$password" >"$directory/pwfile"
     --encoding=UTF8 --locale=C.UTF-8 >"$directory/initdb.log" 2>&1 || { cat "$directory/initdb.log" >&2; exit 1; }
 rm -f "$directory/pwfile"
 "${as_owner[@]}" "$bin/pg_ctl" -D "$directory/data" -l "$directory/server.log" -w -t 60 \
-    -o "-c listen_addresses=127.0.0.1 -p $port -k $directory -c fsync=off -c max_connections=400 -c shared_buffers=128MB" \
+    -o "-c listen_addresses=127.0.0.1 -p $port -k $directory -c fsync=${LATCH_PG_FSYNC:-off} -c max_connections=400 -c shared_buffers=128MB" \
     start >/dev/null || { cat "$directory/server.log" >&2; exit 1; }
 
 export LATCH_TEST_DATABASE_URL="postgres://latch:$password@127.0.0.1:$port/postgres"

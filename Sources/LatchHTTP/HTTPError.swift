@@ -10,12 +10,15 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     public var code: String
     /// A human-readable explanation, rendered as `error_description`. Never put secrets here.
     public var message: String
+    /// Seconds after which a retry may succeed, sent as `Retry-After` (RFC 9110 §10.2.3); `nil` sends none.
+    public var retryAfter: Int?
 
     /// Creates an error with an explicit status, code and message.
-    public init(status: Int, code: String, message: String) {
+    public init(status: Int, code: String, message: String, retryAfter: Int? = nil) {
         self.status = status
         self.code = code
         self.message = message
+        self.retryAfter = retryAfter
     }
 
     /// A description for logs: status, code and message.
@@ -72,6 +75,22 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         HTTPError(status: 500, code: "server_error", message: message)
     }
 
+    /// 503 Service Unavailable (RFC 9110 §15.6.4) with code `temporarily_unavailable` (the name
+    /// RFC 6749 §4.1.2.1 gives the condition) and `Retry-After`: a dependency such as the database
+    /// is out of reach for now.
+    public static func serviceUnavailable(_ message: String, retryAfter: Int) -> HTTPError {
+        HTTPError(status: 503, code: "temporarily_unavailable", message: message, retryAfter: retryAfter)
+    }
+
+    /// `response` with this error's `Retry-After`, when it has one: for renderers that build the
+    /// body in their own wire family's shape.
+    public func addingRetryAfter(to response: HTTPResponse) -> HTTPResponse {
+        guard let retryAfter else { return response }
+        var response = response
+        response.headers.add("Retry-After", String(retryAfter))
+        return response
+    }
+
     /// 501 Not Implemented (RFC 9110 §15.6.2) with code `not_implemented`: for example a request
     /// framed with a transfer coding the server does not understand (RFC 9112 §6.1).
     public static func notImplemented(_ message: String) -> HTTPError {
@@ -85,6 +104,6 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
         writer.member("error", code)
         writer.member("error_description", message)
         writer.endObject()
-        return .json(status, writer.bytes)
+        return addingRetryAfter(to: .json(status, writer.bytes))
     }
 }

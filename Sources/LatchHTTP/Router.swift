@@ -52,6 +52,9 @@ public struct Router: HTTPResponder {
 
     /// Sees every routed request after its response is made (metrics, access logs); `nil` costs nothing.
     public var observer: (@Sendable (RouteObservation) -> Void)?
+    /// Turns an error a handler throws into the ``HTTPError`` it stands for (a dependency's outage
+    /// as 503, say), rendered in the request's group instead of a 500; `nil` answers keep the 500.
+    public var errorMapping: (@Sendable (any Error) -> HTTPError?)?
 
     /// Sees every request before its handler (or its 404 or 405) and may answer instead (fault
     /// injection in tests); the answer is observed under the matched route like any other. `nil`
@@ -203,6 +206,9 @@ public struct Router: HTTPResponder {
         } catch let error as HTTPError {
             return render(error, for: request, group: group(for: request.path))
         } catch {
+            if let mapped = errorMapping?(error) {
+                return render(mapped, for: request, group: group(for: request.path))
+            }
             errorLog(
                 "request \(request.requestID) \(request.method) \(request.routePattern ?? "?") failed: \(String(reflecting: error))"
             )

@@ -1,5 +1,13 @@
 internal import CPQ
 
+#if canImport(Glibc)
+    internal import Glibc
+#elseif canImport(Musl)
+    internal import Musl
+#elseif canImport(Darwin)
+    internal import Darwin
+#endif
+
 /// One libpq connection (https://www.postgresql.org/docs/15/libpq.html), used by one thread at a
 /// time, with its own cache of prepared statements.
 ///
@@ -25,14 +33,30 @@ public final class PostgresConnection {
     ///   - connectionString: a libpq connection URI or key-value string
     ///     (https://www.postgresql.org/docs/15/libpq-connect.html#LIBPQ-CONNSTRING); a password may
     ///     also come from `PGPASSWORD` or `PGPASSFILE`, as libpq reads them itself.
+    ///   - defaults: connection parameters the string may override (`connect_timeout`, …).
     ///   - statementText: turns a caller's statement text into the SQL prepared, once per statement.
     /// - Throws: ``PostgresError`` of kind `.connection` when the server cannot be reached or
     ///   refuses; its message is libpq's and holds no password.
-    public init(connectionString: String, statementText: @escaping @Sendable (String) -> String = { $0 })
-        throws(PostgresError)
-    {
+    public init(
+        connectionString: String, defaults: [(String, String)] = [],
+        statementText: @escaping @Sendable (String) -> String = { $0 }
+    ) throws(PostgresError) {
         self.statementText = statementText
-        guard let handle = PQconnectdb(connectionString) else {
+        // Defaults first: later entries override earlier ones, so what the connection string says wins
+        // (https://www.postgresql.org/docs/15/libpq-connect.html#LIBPQ-PQCONNECTDBPARAMS).
+        let parameters = defaults + [("dbname", connectionString)]
+        let keywords = parameters.map { strdup($0.0) }
+        let values = parameters.map { strdup($0.1) }
+        defer {
+            keywords.forEach { free($0) }
+            values.forEach { free($0) }
+        }
+        let handle = (keywords.map { UnsafePointer($0) } + [nil]).withUnsafeBufferPointer { keywordPointers in
+            (values.map { UnsafePointer($0) } + [nil]).withUnsafeBufferPointer { valuePointers in
+                PQconnectdbParams(keywordPointers.baseAddress, valuePointers.baseAddress, 1)
+            }
+        }
+        guard let handle else {
             throw PostgresError(kind: .connection, message: "out of memory opening a connection")
         }
         guard PQstatus(handle) == CONNECTION_OK else {

@@ -54,7 +54,8 @@ final class PostgresPool: @unchecked Sendable {
                 lock.unlock()
                 do {
                     return try PostgresConnection(
-                        connectionString: connectionString, statementText: configuration.statementText)
+                        connectionString: connectionString, defaults: configuration.connectionDefaults,
+                        statementText: configuration.statementText)
                 } catch {
                     lock.withLock {
                         statistics.open -= 1

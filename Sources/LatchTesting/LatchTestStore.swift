@@ -32,6 +32,12 @@ public enum LatchTestStore {
     /// - Throws: when the run asks for PostgreSQL and no cluster answers.
     public static func prepare(dataDirectory: String) throws -> StoreLocation {
         guard usesPostgres else { return .sqlite }
+        return try preparePostgres(dataDirectory: dataDirectory)
+    }
+
+    /// A new database on the cluster for a new data directory, whatever the run's switch says
+    /// (for tests of PostgreSQL itself: several instances on one database), recorded in the directory.
+    public static func preparePostgres(dataDirectory: String) throws -> StoreLocation {
         let database = try createDatabase()
         try FileManager.default.createDirectory(
             atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

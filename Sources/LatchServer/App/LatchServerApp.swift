@@ -59,6 +59,7 @@ public final class LatchServerApp: Sendable {
         adminToken = try directory.adminToken()
         let metrics = Metrics()
         self.metrics = metrics
+        if let postgres = store as? PostgresStore { metrics.setStorePool { postgres.poolStatistics } }
         let log = configuration.log
         let email = smtp.map { settings in
             SMTPEmailTransport(
@@ -90,6 +91,7 @@ public final class LatchServerApp: Sendable {
 
         var router = Router()
         router.errorLog = { line in log.error(line) }
+        router.errorMapping = { StoreOutage.httpError(for: $0) }
         router.fallbackRenderer = OAuthRenderer()
         NativeAuthAPI(services: services, renderer: NativeAuthRenderer(clock: configuration.clock), log: log)
             .register(in: &router)
@@ -117,6 +119,7 @@ public final class LatchServerApp: Sendable {
             // Admin endpoints and /metrics move to their own listener; probes answer on both.
             var adminRouter = Router()
             adminRouter.errorLog = { line in log.error(line) }
+            adminRouter.errorMapping = { StoreOutage.httpError(for: $0) }
             adminRouter.fallbackRenderer = AdminRenderer()
             admin.register(in: &adminRouter)
             operations.register(in: &adminRouter)

@@ -1,5 +1,6 @@
 import Foundation
 import LatchCrypto
+import LatchPostgres
 
 /// In-process counters rendered in the Prometheus text exposition format 0.0.4: requests by route,
 /// method and status; a request-latency histogram by route; sign-in outcomes.
@@ -43,6 +44,13 @@ public final class Metrics: Sendable {
 
     private let state = StripedState { State() }
     private let connectionEndings = ReadMostly<(@Sendable () -> [String: Int])?>(nil)
+
+    private let storePool = ReadMostly<(@Sendable () -> PostgresPoolStatistics)?>(nil)
+
+    /// Where the PostgreSQL pool's counters come from, when the store is PostgreSQL.
+    func setStorePool(_ provider: @escaping @Sendable () -> PostgresPoolStatistics) {
+        storePool.write { $0 = provider }
+    }
 
     /// Where the HTTP server's counts of abnormally ended connections come from (by reason).
     func setConnectionEndings(_ provider: @escaping @Sendable () -> [String: Int]) {
@@ -109,10 +117,40 @@ public final class Metrics: Sendable {
                 out += "latch_http_connections_ended_abnormally_total{reason=\"\(escape(reason))\"} \(count)\n"
             }
         }
+        if let pool = storePool.read({ $0 })?() {
+            out += Self.render(pool)
+        }
         out += "# HELP latch_sign_ins_total Sign-in attempts by outcome.\n"
         out += "# TYPE latch_sign_ins_total counter\n"
         for outcome in SignInOutcome.allCases {
             out += "latch_sign_ins_total{outcome=\"\(outcome.rawValue)\"} \(snapshot.signIns[outcome.rawValue] ?? 0)\n"
+        }
+        return out
+    }
+
+    /// The PostgreSQL pool's gauges and counters.
+    private static func render(_ pool: PostgresPoolStatistics) -> String {
+        let rows: [(String, String, String, Int)] = [
+            ("latch_store_connections_open", "gauge", "PostgreSQL connections open, lent or idle.", pool.open),
+            ("latch_store_connections_in_use", "gauge", "PostgreSQL connections lent to a unit of work.", pool.inUse),
+            ("latch_store_connections_max", "gauge", "Most PostgreSQL connections this instance opens.", pool.capacity),
+            ("latch_store_connection_waits_total", "counter", "Units that waited for a free connection.", pool.waits),
+            (
+                "latch_store_connection_wait_timeouts_total", "counter",
+                "Units that found no free connection in time (answered 503).", pool.waitTimeouts
+            ),
+            (
+                "latch_store_retries_total", "counter", "Write units run again after a serialization failure or deadlock.",
+                pool.retries
+            ),
+            (
+                "latch_store_connection_failures_total", "counter",
+                "Connections that failed or could not be opened.", pool.connectionFailures
+            ),
+        ]
+        var out = ""
+        for (name, type, help, value) in rows {
+            out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n\(name) \(value)\n"
         }
         return out
     }

@@ -17,6 +17,10 @@ internal import LatchLocking
 public final class OutboxWorker: Sendable {
     /// Messages read per pass.
     static let batchSize = 100
+    /// How long a claimed message is this worker's: if it never reports (the process died), another
+    /// instance delivers the message after this (at-least-once; receivers drop duplicates by
+    /// Message-ID).
+    static let lease: TimeInterval = 120
     /// Longest a body or error description is kept in ``StoredOutboxMessage/lastError``.
     static let errorLength = 200
 
@@ -147,7 +151,13 @@ public final class OutboxWorker: Sendable {
     private func drain() -> Int {
         guard let transport else { return 0 }
         do {
-            let pending = try store.read { try $0.pendingOutboxMessages(dueAt: clock.now(), limit: Self.batchSize) }
+            // Claimed, not just read: another instance's worker skips these until the lease ends. A
+            // claim a crash loses only makes the messages due again, so it need not wait for the disk.
+            let claimedAt = clock.now()
+            let pending = try store.writeRelaxed { tx in
+                try tx.claimOutboxMessages(
+                    dueAt: claimedAt, limit: Self.batchSize, leaseUntil: claimedAt.addingTimeInterval(Self.lease))
+            }
             guard !pending.isEmpty else { return 0 }
             var outcomes = DeliveryOutcomes()
             for stored in pending {

@@ -24,6 +24,13 @@ public protocol OutboxWriting: OutboxReading {
     /// Adds an outbox message.
     /// - Throws: ``StoreError/conflict`` when its ``StoredOutboxMessage/messageID`` is taken.
     func insert(_ message: StoredOutboxMessage) throws
+    /// Claims up to `limit` due outbox messages (as ``OutboxReading/pendingOutboxMessages(dueAt:limit:)``
+    /// selects them) for one deliverer: each one's next attempt moves to `leaseUntil`, so no other
+    /// instance picks it up meanwhile, and one that its deliverer never reports on (it crashed) is
+    /// due again then. Concurrent claims never return the same message: rows another transaction
+    /// is claiming are skipped, not waited for (PostgreSQL `FOR UPDATE SKIP LOCKED`; SQLite has one
+    /// writer). Oldest first.
+    func claimOutboxMessages(dueAt now: Date, limit: Int, leaseUntil: Date) throws -> [StoredOutboxMessage]
     /// Records one code send in the send ledger (purged with day-old outbox messages).
     func recordCodeSend(tenantID: String, recipient: String, purpose: String, source: String, at date: Date) throws
     /// Marks outbox messages delivered; with `redact`, their sealed body is erased.

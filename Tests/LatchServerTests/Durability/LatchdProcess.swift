@@ -55,9 +55,13 @@ final class LatchdProcess: Sendable {
     /// Starts `latchd serve --dev` on an ephemeral port over `dataDirectory` and waits for `/healthz`.
     /// When the run stores in PostgreSQL (``LatchTestStore``), the directory's database is made on
     /// first start and handed over in `LATCH_DATABASE_URL`.
-    static func start(dataDirectory: String, arguments: [String] = [], timeout: Duration = .seconds(20)) async throws
-        -> LatchdProcess
-    {
+    /// - Parameters:
+    ///   - listen: the address to listen on, `HOST:PORT`.
+    ///   - reachAt: the origin to talk to, when the banner's (the public URL) is not where it listens.
+    static func start(
+        dataDirectory: String, arguments: [String] = [], listen: String = "127.0.0.1:0", reachAt: String? = nil,
+        timeout: Duration = .seconds(20)
+    ) async throws -> LatchdProcess {
         var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LATCH_") }
         if LatchTestStore.usesPostgres, LatchTestStore.location(dataDirectory: dataDirectory) == .sqlite {
             _ = try LatchTestStore.prepare(dataDirectory: dataDirectory)
@@ -74,7 +78,7 @@ final class LatchdProcess: Sendable {
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         let process = try ChildProcess(
             executable: try executable().path,
-            arguments: ["serve", "--dev", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory, "--http-threads", "8"]
+            arguments: ["serve", "--dev", "--listen", listen, "--data-dir", dataDirectory, "--http-threads", "8"]
                 + arguments,
             environment: environment, standardInput: .null,
             standardOutput: .descriptor(log.fileDescriptor), standardError: .descriptor(log.fileDescriptor))
@@ -105,7 +109,7 @@ final class LatchdProcess: Sendable {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        let url = try #require(baseURL)
+        let url = try #require(reachAt ?? baseURL)
         let port = try #require(url.split(separator: ":").last.flatMap { Int($0) })
         let server = LatchdProcess(process: process, dataDirectory: dataDirectory, logPath: logPath, baseURL: url, port: port)
         // URLSession on Linux cannot trust a development CA; the banner follows the bind, so an

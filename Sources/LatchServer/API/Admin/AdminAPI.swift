@@ -78,6 +78,10 @@ struct AdminAPI: Sendable {
         } catch let failure as AuthFailure {
             return renderer.render(failure, for: request)
         } catch {
+            if let outage = StoreOutage.httpError(for: error) {
+                StoreOutage.log(error, log, request: request)
+                return renderer.render(outage, for: request)
+            }
             log.error("admin request failed", [("error", "\(error)")], request: request)
             return renderer.serverError(for: request)
         }

@@ -31,6 +31,7 @@ struct AdminRenderer: ErrorRenderer {
     }
 
     func render(_ error: HTTPError, for request: HTTPRequest) -> HTTPResponse {
+        if error.status == 503 { return error.addingRetryAfter(to: ErrorObject.response(503, error.code, error.message)) }
         if error.status >= 500 { return serverError(for: request) }
         return ErrorObject.response(error.status, error.code, error.message)
     }

@@ -158,6 +158,10 @@ struct ActionPageAPI: Sendable {
         } catch is AuthFailure {
             return ActionPage.invalidLink()
         } catch {
+            if let outage = StoreOutage.httpError(for: error) {
+                StoreOutage.log(error, log, request: request)
+                return ActionPageRenderer().render(outage, for: request)
+            }
             log.error("action page failed", [("error", "\(error)")], request: request)
             return ActionPage.response(
                 500, title: "Something went wrong", paragraphs: ["Try again in a moment."])
@@ -190,6 +194,9 @@ struct ActionPageRenderer: ErrorRenderer {
         case 404: ActionPage.response(404, title: "Page not found", paragraphs: ["There is nothing at this address."])
         case 405:
             ActionPage.response(405, title: "Not allowed", paragraphs: ["This page does not answer that request."])
+        case 503:
+            error.addingRetryAfter(
+                to: ActionPage.response(503, title: "Temporarily unavailable", paragraphs: ["Try again in a moment."]))
         case 500...: ActionPage.response(error.status, title: "Something went wrong", paragraphs: ["Try again later."])
         default: ActionPage.response(error.status, title: "Bad request", paragraphs: ["The request was not understood."])
         }

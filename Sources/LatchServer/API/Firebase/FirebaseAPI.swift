@@ -281,6 +281,10 @@ struct FirebaseAPI: Sendable {
         } catch let failure as AuthFailure {
             return renderer.render(failure, tenant: tenant, call: kind)
         } catch {
+            if let outage = StoreOutage.httpError(for: error) {
+                StoreOutage.log(error, log, request: request)
+                return renderer.render(outage, for: request)
+            }
             log.error("request failed", [("error", "\(error)")], request: request)
             return renderer.render(.internalServerError("internal error"), for: request)
         }

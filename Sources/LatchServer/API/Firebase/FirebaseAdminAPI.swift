@@ -291,6 +291,10 @@ struct FirebaseAdminAPI: Sendable {
         } catch let failure as AuthFailure {
             return FirebaseRenderer().render(failure, tenant: nil, call: .other)
         } catch {
+            if let outage = StoreOutage.httpError(for: error) {
+                StoreOutage.log(error, log, request: request)
+                return FirebaseRenderer().render(outage, for: request)
+            }
             log.error("request failed", [("error", "\(error)")], request: request)
             return FirebaseRenderer().render(.internalServerError("internal error"), for: request)
         }

@@ -24,6 +24,8 @@ struct FirebaseRenderer: ErrorRenderer {
         switch error.status {
         case 404: Self.response(404, "NOT_FOUND")
         case 405: Self.response(405, "METHOD_NOT_ALLOWED")
+        // google.rpc.Code UNAVAILABLE, the status Google APIs answer 503 with.
+        case 503: error.addingRetryAfter(to: Self.response(503, "UNAVAILABLE"))
         case 500...: Self.response(error.status, "INTERNAL_ERROR")
         default: Self.response(error.status, "INVALID_ARGUMENT", detail: error.message)
         }

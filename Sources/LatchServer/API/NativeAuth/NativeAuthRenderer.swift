@@ -236,6 +236,12 @@ struct NativeAuthRenderer: ErrorRenderer {
     /// The envelope for a failure of the HTTP layer or router under native-auth paths (malformed
     /// body, wrong content type, 404, 405, 413, 431, 500).
     func render(_ error: HTTPError, for request: HTTPRequest) -> HTTPResponse {
+        if error.status == 503 {
+            return error.addingRetryAfter(
+                to: render(
+                    .init(error: NativeAuthErrorCode(rawValue: "temporarily_unavailable"), errorDescription: error.message),
+                    status: 503, request: request))
+        }
         if error.status >= 500 { return serverError(for: request) }
         return render(
             .init(error: .invalidRequest, errorDescription: error.message, errorCodes: [ServerErrorCode.invalidRequestParameter]),

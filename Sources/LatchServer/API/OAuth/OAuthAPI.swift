@@ -126,6 +126,10 @@ final class OAuthAPI: Sendable {
         } catch let error as HTTPError {
             return renderer.render(error, for: request)
         } catch {
+            if let outage = StoreOutage.httpError(for: error) {
+                StoreOutage.log(error, log, request: request)
+                return renderer.render(outage, for: request)
+            }
             log.error("request failed", [("error", "\(error)")], request: request)
             return renderer.serverError(for: request)
         }

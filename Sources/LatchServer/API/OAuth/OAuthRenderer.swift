@@ -47,6 +47,7 @@ struct OAuthRenderer: ErrorRenderer {
     }
 
     func render(_ error: HTTPError, for request: HTTPRequest) -> HTTPResponse {
+        if error.status == 503 { return error.addingRetryAfter(to: ErrorObject.response(503, error.code, error.message)) }
         if error.status >= 500 { return serverError(for: request) }
         let code =
             switch error.status {

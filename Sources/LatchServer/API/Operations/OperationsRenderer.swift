@@ -4,6 +4,8 @@ import LatchHTTP
 /// small `{"status","error"}` object that probes and people read alike.
 struct OperationsRenderer: ErrorRenderer {
     func render(_ error: HTTPError, for request: HTTPRequest) -> HTTPResponse {
-        .json(error.status, JSONBody.object(["status": "error", "error": error.code, "error_description": error.message]))
+        error.addingRetryAfter(
+            to: .json(
+                error.status, JSONBody.object(["status": "error", "error": error.code, "error_description": error.message])))
     }
 }

@@ -5,7 +5,9 @@ import LatchHTTP
 /// pages' security headers.
 struct HostedPageRenderer: ErrorRenderer {
     func render(_ error: HTTPError, for request: HTTPRequest) -> HTTPResponse {
-        let message = error.status >= 500 ? "The server failed; request id \(request.requestID)." : error.message
+        let message =
+            error.status == 503
+            ? error.message : error.status >= 500 ? "The server failed; request id \(request.requestID)." : error.message
         let html = """
             <!DOCTYPE html>
             <html lang="en" dir="ltr"><head><meta charset="utf-8"><title>Error \(error.status)</title></head>
@@ -14,6 +16,6 @@ struct HostedPageRenderer: ErrorRenderer {
             """
         var headers = HostedPage.securityHeaders(formTargets: [])
         headers.add("Content-Type", "text/html; charset=utf-8")
-        return HTTPResponse(status: error.status, headers: headers, body: Array(html.utf8))
+        return error.addingRetryAfter(to: HTTPResponse(status: error.status, headers: headers, body: Array(html.utf8)))
     }
 }

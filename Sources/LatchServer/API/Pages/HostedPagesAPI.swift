@@ -260,6 +260,10 @@ struct HostedPagesAPI: Sendable {
             log.info("page refused", [("failure", "\(failure)")], request: request)
             return errorPage(&call, status: 400, message: call.text.expired)
         } catch {
+            if let outage = StoreOutage.httpError(for: error) {
+                StoreOutage.log(error, log, request: request)
+                return renderer.render(outage, for: request)
+            }
             log.error("page failed", [("error", "\(error)")], request: request)
             return errorPage(&call, status: 500, message: call.text.errorTitle + " (\(request.requestID))")
         }

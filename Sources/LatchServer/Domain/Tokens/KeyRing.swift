@@ -1,5 +1,6 @@
 import Foundation
 import LatchCrypto
+internal import LatchLocking
 
 /// The signing keys of every tenant: creates them, unseals them with the data directory's master
 /// key, picks the active one, and renders the JWKS (RFC 7517 § 5). Retired keys stay published until
@@ -20,6 +21,12 @@ public final class KeyRing: Sendable {
     private let masterKey: [UInt8]
     private let refreshInterval: TimeInterval
     private let cache = ReadMostly<[String: TenantKeys]>([:])
+    /// When each tenant's keys were last reloaded for an unknown `kid` (monotonic nanoseconds).
+    private let forcedReloads = Locked<[String: UInt64]>([:])
+
+    /// The least time between two reloads for unknown `kid`s of one tenant: a token naming a key
+    /// this process has not seen costs at most this wait and one indexed read, however many arrive.
+    static let unknownKeyReloadSpacing: UInt64 = 100_000_000
 
     /// Creates a key ring.
     /// - Parameters:
@@ -97,8 +104,30 @@ public final class KeyRing: Sendable {
     }
 
     /// A published key of `tenant` by `kid`, for verifying tokens.
+    ///
+    /// A `kid` the cache does not know reloads the tenant's keys from the store first: another
+    /// instance may have rotated a key a moment ago (`rotate(…, immediately: true)`) and signed with
+    /// it. The new key is committed before any token it signs exists, so the reload finds it: a
+    /// rotation reaches every instance before one of its tokens can be presented. Reloads for
+    /// unknown `kid`s are spaced ``unknownKeyReloadSpacing`` apart per tenant (a request waits for
+    /// its turn, and a `kid` that would wait over a second is refused), so made-up `kid`s cannot
+    /// flood the store.
     public func verificationKey(id: String, tenant: Tenant) throws -> SigningKey? {
-        try keys(for: tenant).byID[id]
+        let cached = try keys(for: tenant)
+        if let key = cached.byID[id] { return key }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let wait: UInt64? = forcedReloads.withLock { reloads in
+            let next = max(now, (reloads[tenant.id] ?? 0) + Self.unknownKeyReloadSpacing)
+            // A queue a second deep is a flood of made-up kids: refuse rather than wait.
+            guard next - now <= 10 * Self.unknownKeyReloadSpacing else { return nil }
+            reloads[tenant.id] = next
+            return next - now
+        }
+        guard let wait else { return nil }
+        if wait > 0 { usleep(useconds_t(wait / 1000)) }
+        let reloaded = try load(tenant: tenant, now: clock.now(), previous: cache.read { $0[tenant.id] })
+        cache.write { $0[tenant.id] = reloaded }
+        return reloaded.byID[id]
     }
 
     /// The JWKS document of `tenant` (RFC 7517 § 5), pre-rendered.

@@ -33,6 +33,21 @@ extension SQLStoreSession {
         ).map(decodeMessage)
     }
 
+    func claimOutboxMessages(dueAt now: Date, limit: Int, leaseUntil: Date) throws -> [StoredOutboxMessage] {
+        try query(
+            """
+            UPDATE outbox SET next_attempt_at = ?
+            WHERE id IN (
+                SELECT id FROM outbox WHERE delivered_at IS NULL AND abandoned_at IS NULL
+                    AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
+                ORDER BY id LIMIT ?\(dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : "")
+            )
+            RETURNING *
+            """,
+            [SQLValue(leaseUntil), SQLValue(now), .integer(Int64(limit))]
+        ).map(decodeMessage).sorted { $0.id < $1.id }
+    }
+
     func insert(_ message: StoredOutboxMessage) throws {
         try run(
             """
