@@ -2,7 +2,7 @@
 SWIFT ?= swift
 ARGS ?= --dev
 
-.PHONY: run test test-suites build lint format bench bench-sdk deps clean readme-examples interop browser-test
+.PHONY: run test test-suites build lint format bench bench-sdk deps clean readme-examples interop browser-test smtp-test
 
 deps:
 	@scripts/install-deps.sh
@@ -27,6 +27,7 @@ test-suites:
 	$(SWIFT) test --skip-build --parallel --num-workers 2
 	LATCH_TEST_STORE=postgres $(SWIFT) test --skip-build --parallel --num-workers 2 --filter '$(POSTGRES_SUITES)'
 	$(MAKE) interop
+	$(MAKE) smtp-test
 	$(MAKE) browser-test
 	$(MAKE) readme-examples
 
@@ -34,6 +35,11 @@ test-suites:
 ## firebase-admin against `latchd serve --emulator`.
 interop:
 	Tests/Interop/run-firebase-admin-interop.sh .build/debug/latchd
+
+## E-mail over SMTP against aiosmtpd servers (STARTTLS with AUTH, implicit TLS, a --dev sink) started
+## by the test, against the latchd the tests built: headers, both parts, retries and dead letters.
+smtp-test:
+	Tests/Interop/run-smtp-tests.sh .build/debug/latchd
 
 ## The hosted pages in headless Chromium (selenium) and authlib's OAuth2Session, against the latchd the
 ## tests built; screenshots in .build/artifacts/browser/. Installs chromium and chromium-driver first.

@@ -37,6 +37,11 @@ static inline CURLcode latch_curl_setopt_write_callback(CURL *handle, CURLoption
     return curl_easy_setopt(handle, option, value);
 }
 
+/// CURLOPT_READFUNCTION: the callback that supplies an upload (an SMTP message) piece by piece.
+static inline CURLcode latch_curl_setopt_read_callback(CURL *handle, curl_read_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_READFUNCTION, value);
+}
+
 /// CURLOPT_XFERINFOFUNCTION.
 static inline CURLcode latch_curl_setopt_xferinfo_callback(CURL *handle, curl_xferinfo_callback value) {
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, value);

@@ -68,6 +68,10 @@ final class CurlEasyHandle: @unchecked Sendable {  // Used by one thread at a ti
         try check(latch_curl_setopt_write_callback(pointer, option, value), option)
     }
 
+    func set(readCallback value: curl_read_callback) throws(CurlSetupError) {
+        try check(latch_curl_setopt_read_callback(pointer, value), CURLOPT_READFUNCTION)
+    }
+
     func set(progressCallback value: curl_xferinfo_callback) throws(CurlSetupError) {
         try check(latch_curl_setopt_xferinfo_callback(pointer, value), CURLOPT_XFERINFOFUNCTION)
     }

@@ -37,6 +37,13 @@ enum AdminCommands {
             let limits = try rateLimits(arguments)
             let mfa = try MFAOptions.changes(arguments)
             let branding = try brandingChanges(arguments)
+            let emailFrom = try arguments.value("email-from").map { text -> String? in
+                if text.isEmpty { return nil }
+                guard MailAddress(parsing: text) != nil else {
+                    throw UsageError("--email-from takes addr@example.com or 'Name <addr@example.com>'")
+                }
+                return text
+            }
             let sessionSeconds = try arguments.value("browser-session-seconds").map { text in
                 guard let seconds = Int(text), (60...31_536_000).contains(seconds) else {
                     throw UsageError("--browser-session-seconds takes 60 to 31536000")
@@ -46,6 +53,7 @@ enum AdminCommands {
             try withConsole(arguments) { admin in
                 let tenant = try admin.updateTenant(named: name) { settings in
                     branding(&settings.branding)
+                    if let emailFrom { settings.emailFrom = emailFrom }
                     if let sessionSeconds { settings.browserSessionLifetime = sessionSeconds }
                     if grace { settings.refreshReuseGraceSeconds = changes.refreshReuseGraceSeconds }
                     if anonymous { settings.anonymousSignIn = changes.anonymousSignIn }

@@ -49,6 +49,22 @@ extension CommandSpec {
             .valued(
                 "outbox-max-attempts", "N",
                 "Failed deliveries of a message before it is abandoned (default 8; retried after 5 s doubling to 10 min)."),
+            .valued(
+                "outbox-retry-base-seconds", "N", "Wait after a message's first failed delivery, doubling each time (default 5)."),
+            .valued(
+                "smtp-url", "URL",
+                "Send e-mail through this SMTP server: smtp://[user@]host[:port] (STARTTLS) or smtps://... (implicit TLS); "
+                    + "no password in it (LATCH_SMTP_URL). With --dev the code is logged too."),
+            .valued(
+                "smtp-password-file", "FILE",
+                "File holding the SMTP password (LATCH_SMTP_PASSWORD_FILE; or the password in LATCH_SMTP_PASSWORD)."),
+            .valued(
+                "smtp-starttls", "required|opportunistic|off",
+                "STARTTLS for smtp:// URLs (default required; a password is never sent without certain TLS off loopback)."),
+            .valued(
+                "smtp-from", "ADDRESS",
+                "Default sender, addr or 'Name <addr>' (default no-reply@ the --public-url host); tenants may set their own."),
+            .valued("smtp-ca-file", "FILE", "PEM certificate authorities to check the SMTP server's certificate against."),
         ])
 
     /// `latchd tenant create`.
@@ -75,6 +91,10 @@ extension CommandSpec {
         summary: "Change the settings of tenant NAME; running servers apply them within 2 seconds.",
         options: [
             .valued("brand-name", "NAME", "The name the hosted sign-in pages show (default: the tenant name)."),
+            .valued(
+                "email-from", "ADDRESS",
+                "The sender of the tenant's e-mail, addr or 'Name <addr>' (default: --smtp-from, named after the tenant); "
+                    + "'' resets it."),
             .valued("brand-color", "#RRGGBB", "The accent colour of the hosted pages' buttons and links."),
             .valued("logo-url", "URL", "An https URL of the logo the hosted pages show."),
             .valued(

@@ -22,6 +22,12 @@ enum ServeCommand {
         if let url = options.smsWebhookURL { configuration.smsWebhookURL = url }
         if let path = options.smsWebhookSecretFile { configuration.smsWebhookSecretFile = path }
         if let attempts = options.outboxMaxAttempts { configuration.outboxRetry.maximumAttempts = attempts }
+        if let seconds = options.outboxRetryBaseSeconds { configuration.outboxRetry.firstDelay = TimeInterval(seconds) }
+        if let url = options.smtpURL { configuration.smtpURL = url }
+        if let path = options.smtpPasswordFile { configuration.smtpPasswordFile = path }
+        if let value = options.smtpStartTLS { try configuration.setSMTPStartTLS(value) }
+        if let from = options.smtpFrom { configuration.smtpFrom = from }
+        if let path = options.smtpCertificateAuthorityFile { configuration.smtpCertificateAuthorityFile = path }
         try applyConnectionLimits(options, to: &configuration)
         if options.durability == .normal { configuration.durable = false }
         if options.emulator { configuration.emulator = true }

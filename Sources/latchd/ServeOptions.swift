@@ -66,6 +66,18 @@ struct ServeOptions: Sendable {
     var smsWebhookSecretFile: String?
     /// `--outbox-max-attempts N`, a positive number.
     var outboxMaxAttempts: Int?
+    /// `--outbox-retry-base-seconds N`, a positive number: the wait after a first failed delivery.
+    var outboxRetryBaseSeconds: Int?
+    /// `--smtp-url URL`: `smtp://` or `smtps://`, checked at start.
+    var smtpURL: String?
+    /// `--smtp-password-file FILE`.
+    var smtpPasswordFile: String?
+    /// `--smtp-starttls required|opportunistic|off`, checked.
+    var smtpStartTLS: String?
+    /// `--smtp-from ADDRESS`.
+    var smtpFrom: String?
+    /// `--smtp-ca-file FILE`.
+    var smtpCertificateAuthorityFile: String?
 
     /// The defaults: nothing given.
     init() {}
@@ -135,6 +147,25 @@ struct ServeOptions: Sendable {
         }
         smsWebhookSecretFile = arguments.value("sms-webhook-secret-file")
         outboxMaxAttempts = try Self.positiveNumber("outbox-max-attempts", in: arguments)
+        outboxRetryBaseSeconds = try Self.positiveNumber("outbox-retry-base-seconds", in: arguments)
+        smtpURL = arguments.value("smtp-url")
+        smtpPasswordFile = arguments.value("smtp-password-file")
+        if let value = arguments.value("smtp-starttls") {
+            var probe = LatchServerConfiguration()
+            do {
+                try probe.setSMTPStartTLS(value)
+                smtpStartTLS = value
+            } catch {
+                throw UsageError("option '--smtp-starttls' is required, opportunistic or off, not '\(value)'")
+            }
+        }
+        if let value = arguments.value("smtp-from") {
+            guard MailAddress(parsing: value) != nil else {
+                throw UsageError("option '--smtp-from' expects addr@example.com or 'Name <addr@example.com>'")
+            }
+            smtpFrom = value
+        }
+        smtpCertificateAuthorityFile = arguments.value("smtp-ca-file")
         if let value = arguments.value("log-format") {
             guard let format = LogFormat(rawValue: value) else {
                 throw UsageError("option '--log-format' is 'text' or 'json', not '\(value)'")

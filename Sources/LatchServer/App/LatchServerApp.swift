@@ -32,6 +32,8 @@ public final class LatchServerApp: Sendable {
     public let certificateAuthorityPath: String?
     /// Where SMS messages go when a webhook is configured (`SMS webhook at https://host:port`).
     private let smsWebhook: String?
+    /// Where e-mail goes when an SMTP server is configured.
+    private let smtpDescription: String?
 
     /// Opens the data directory and store, creating the `default` tenant (and, in development, the
     /// `latch-dev` client) on first start.
@@ -40,6 +42,7 @@ public final class LatchServerApp: Sendable {
         // Checked before anything is created, so a mistake leaves no data directory behind.
         let webhook = try configuration.smsWebhookTransport()
         smsWebhook = webhook?.description
+        let smtp = try configuration.smtpTransportSettings()
         let publicURL = configuration.publicURL.map(LatchServerApp.origin(trimming:))
         self.publicURL = publicURL
         let directory = try DataDirectory(path: configuration.dataDirectory)
@@ -58,7 +61,13 @@ public final class LatchServerApp: Sendable {
         self.metrics = metrics
         if let postgres = store as? PostgresStore { metrics.setStorePool { postgres.poolStatistics } }
         let log = configuration.log
-        let transport = configuration.messageTransport(log: log, webhook: webhook)
+        let email = smtp.map { settings in
+            SMTPEmailTransport(
+                client: settings.client, defaultSender: settings.sender,
+                tenant: { id in try store.read { try $0.tenant(id: id) } })
+        }
+        smtpDescription = email.map { "\($0) from \($0.defaultSender.headerValue())" }
+        let transport = configuration.messageTransport(log: log, webhook: webhook, email: email)
         let aggregator = AuditAggregator()
         let masterKey = try directory.masterKey()
         let worker = OutboxWorker(
@@ -269,6 +278,9 @@ public final class LatchServerApp: Sendable {
         if let smsWebhook {
             lines.append("  sms:       \(smsWebhook) (signed with Latch-Signature; failures retried with backoff)")
         }
+        if let smtpDescription {
+            lines.append("  email:     \(smtpDescription) (failures retried with backoff; 5xx refusals abandoned)")
+        }
         if configuration.emulator {
             lines.append("  EMULATOR MODE: Firebase Auth emulator endpoints are on (/emulator/v1/…); UNSIGNED custom")
             lines.append("    tokens are accepted and `Authorization: Bearer owner` is an administrator. Never expose it.")
@@ -277,6 +289,8 @@ public final class LatchServerApp: Sendable {
         if configuration.development {
             lines.append("  dev client id: latch-dev (tenant: default)")
             lines.append("  one-time codes: logged here as 'outbox ... to=<address> code=<code>', and `latchd outbox --dev`")
+        } else if smtpDescription != nil {
+            lines.append("  one-time codes: e-mailed over SMTP")
         } else {
             lines.append(
                 "  one-time codes: NO DELIVERY CONFIGURED: sign-up, code sign-in and password reset are refused "

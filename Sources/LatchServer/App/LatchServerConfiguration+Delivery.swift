@@ -22,17 +22,25 @@ extension LatchServerConfiguration {
     }
 
     /// The transport the outbox worker delivers through: SMS to `webhook` (from
-    /// ``smsWebhookTransport()``) when there is one; everything else to ``transport`` when set,
-    /// else to the development log under ``development`` (SMS too, without a webhook). A message
-    /// of a channel left without a transport is abandoned, with a log line naming what to set.
-    public func messageTransport(log: ServerLog, webhook: WebhookSMSTransport?) -> any MessageTransport {
-        if let transport, webhook == nil { return transport }
+    /// ``smsWebhookTransport()``) when there is one; e-mail to `email` (SMTP, from
+    /// ``smtpTransportSettings()``) when there is one, under ``development`` after the
+    /// development log line; everything else to ``transport`` when set, else to the development
+    /// log under ``development`` (SMS too, without a webhook). A message of a channel left without
+    /// a transport is abandoned, with a log line naming what to set.
+    public func messageTransport(
+        log: ServerLog, webhook: WebhookSMSTransport?, email: (any MessageTransport)? = nil
+    ) -> any MessageTransport {
+        if let transport, webhook == nil, email == nil { return transport }
         var routes: [String: any MessageTransport] = [:]
         if let fallback = transport ?? (development ? DevelopmentLogTransport(log: log) : nil) {
             routes["email"] = fallback
             routes["sms"] = fallback
         }
         if let webhook { routes["sms"] = webhook }
+        if let email {
+            routes["email"] =
+                development ? DevelopmentCopyTransport(log: DevelopmentLogTransport(log: log), transport: email) : email
+        }
         return ChannelRouter(routes: routes)
     }
 }

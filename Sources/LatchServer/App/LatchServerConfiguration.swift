@@ -1,5 +1,6 @@
 import Foundation
 import LatchCrypto
+import LatchCurl
 
 /// How to run a server: where it listens, where it keeps data, and its policies. Defaults match
 /// `latchd serve` with no flags.
@@ -78,8 +79,26 @@ public struct LatchServerConfiguration: Sendable {
     /// The file holding the SMS webhook's shared secret (`sms_webhook_secret_file`,
     /// `--sms-webhook-secret-file`), read at start; surrounding whitespace is not part of it.
     public var smsWebhookSecretFile: String?
+    /// The SMTP server e-mail goes to (`smtp_url`, `--smtp-url`, `LATCH_SMTP_URL`):
+    /// `smtp://[user@]host[:port]` or `smtps://[user@]host[:port]`, never with a password (see
+    /// ``smtpTransportSettings()``). `nil` logs e-mail under `development` and otherwise abandons it.
+    public var smtpURL: String?
+    /// The SMTP password itself (`smtp_password`, `LATCH_SMTP_PASSWORD`).
+    public var smtpPassword: String?
+    /// A file holding the SMTP password (`smtp_password_file`, `--smtp-password-file`).
+    public var smtpPasswordFile: String?
+    /// STARTTLS for `smtp://` (`smtp_starttls`, `--smtp-starttls required|opportunistic|off`);
+    /// required by default.
+    public var smtpSecurity: SMTPTransportSecurity = .startTLSRequired
+    /// The default sender (`smtp_from`, `--smtp-from`), `addr` or `Name <addr>`; `nil` is
+    /// `no-reply@` the host of ``publicURL`` (`no-reply@localhost` without one).
+    public var smtpFrom: String?
+    /// A PEM file of certificate authorities the SMTP server's certificate is checked against
+    /// (`smtp_ca_file`, `--smtp-ca-file`); `nil` trusts the system's.
+    public var smtpCertificateAuthorityFile: String?
     /// When failed deliveries are tried again and when they are abandoned; `outbox_max_attempts`
-    /// (`--outbox-max-attempts`) sets ``OutboxRetryPolicy/maximumAttempts``.
+    /// (`--outbox-max-attempts`) sets ``OutboxRetryPolicy/maximumAttempts`` and
+    /// `outbox_retry_base_seconds` (`--outbox-retry-base-seconds`) ``OutboxRetryPolicy/firstDelay``.
     public var outboxRetry = OutboxRetryPolicy()
     /// Sees every routed request first and may answer it instead (fault injection in tests);
     /// `nil`, the default and the only production setting, adds no work per request.
@@ -128,6 +147,13 @@ public struct LatchServerConfiguration: Sendable {
             case "sms_webhook_url": smsWebhookURL = value
             case "sms_webhook_secret_file": smsWebhookSecretFile = value
             case "outbox_max_attempts": outboxRetry.maximumAttempts = try integer(key, value)
+            case "outbox_retry_base_seconds": outboxRetry.firstDelay = TimeInterval(try integer(key, value))
+            case "smtp_url": smtpURL = value
+            case "smtp_password": smtpPassword = value
+            case "smtp_password_file": smtpPasswordFile = value
+            case "smtp_starttls": smtpSecurity = try SMTPTransportSecurity.starttls(value, option: "smtp_starttls")
+            case "smtp_from": smtpFrom = value
+            case "smtp_ca_file": smtpCertificateAuthorityFile = value
             case "trusted_proxy", "trusted_proxies":
                 trustedProxies = try value.split(separator: ",").map { item in
                     let text = item.trimmingCharacters(in: .whitespaces)

@@ -1,6 +1,6 @@
 /// Delivers each outbox message through the transport of its channel: `sms` to the SMS webhook
-/// (``WebhookSMSTransport``) when one is configured, `email` to the e-mail transport (today the
-/// development log), and so on.
+/// (``WebhookSMSTransport``) when one is configured, `email` to the e-mail transport (SMTP,
+/// ``SMTPEmailTransport``, or the development log), and so on.
 ///
 /// A message whose channel has no transport is ``UndeliverableMessage``: the worker abandons it with
 /// one log line that names what to configure, rather than retrying it forever.
@@ -37,7 +37,7 @@ public struct ChannelRouter: MessageTransport {
             "no SMS delivery configured: set --sms-webhook-url and --sms-webhook-secret-file "
                 + "(LATCH_SMS_WEBHOOK_URL, LATCH_SMS_WEBHOOK_SECRET_FILE), or run with --dev to log SMS codes"
         case "email":
-            "no e-mail delivery configured: run with --dev to log e-mail codes"
+            "no e-mail delivery configured: set --smtp-url (LATCH_SMTP_URL), or run with --dev to log e-mail codes"
         default:
             "no transport delivers channel '\(channel)'"
         }

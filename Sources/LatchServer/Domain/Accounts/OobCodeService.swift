@@ -324,7 +324,8 @@ public struct OobCodeService: Sendable {
         if deliver {
             let message = OutboxMessage(
                 tenantID: context.tenant.id, recipient: target.recipient, subject: Self.subject(kind),
-                body: Self.body(kind, link: link), code: code, createdAt: now)
+                body: Self.body(kind, link: link), code: code, createdAt: now,
+                kind: MessageKind(rawValue: Self.purpose(kind)), link: link, validMinutes: Int(Self.lifetime / 60))
             try tx.insert(try sealer.seal(message))
         }
         return IssuedOobCode(code: code, link: link, recipient: target.recipient, kind: kind)

@@ -162,7 +162,8 @@ struct FlowEngine: Sendable {
                 + "If you did not ask for it, ignore this message."
         let message = OutboxMessage(
             tenantID: tenant.id, channel: contact.channel.rawValue, recipient: contact.target,
-            subject: contact.channel == .sms ? "" : purpose.subject, body: body, code: code, createdAt: clock.now())
+            subject: contact.channel == .sms ? "" : purpose.subject, body: body, code: code, createdAt: clock.now(),
+            kind: purpose.messageKind, validMinutes: minutes)
         try tx.insert(try sealer.seal(message))
     }
 
@@ -314,6 +315,9 @@ enum CodePurpose: String {
         case .methodRegistration: "Confirm your verification method"
         }
     }
+
+    /// The e-mail template of the message.
+    var messageKind: MessageKind { MessageKind(rawValue: rawValue) }
 
     var sentence: String {
         switch self {

@@ -4,7 +4,7 @@ import LatchCrypto
 /// Seals outbox messages for the store and opens them again, so a one-time code never rests in the
 /// database in the clear.
 ///
-/// Body and code are sealed together with AES-256-GCM (``SecretBox``) under a key of their own,
+/// Body, code, kind and link are sealed together with AES-256-GCM (``SecretBox``) under a key of their own,
 /// derived from the data directory's master key with HKDF-SHA256 (RFC 5869, `info`
 /// `latch outbox message body v1`), so the outbox never uses the key that seals signing keys. The
 /// associated data (RFC 5116 § 2.1) is a version label followed by the tenant, channel, recipient,
@@ -28,10 +28,14 @@ public struct MessageSealer: Sendable {
         }
     }
 
-    /// What the seal holds.
+    /// What the seal holds. The fields after `code` are optional, so seals made before they
+    /// existed still open (without them).
     private struct Content: Codable {
         var body: String
         var code: String?
+        var kind: String?
+        var link: String?
+        var validMinutes: Int?
     }
 
     /// The HKDF `info` of the outbox key.
@@ -57,7 +61,11 @@ public struct MessageSealer: Sendable {
             channel: message.channel, recipient: message.recipient, subject: message.subject, sealedBody: nil,
             createdAt: message.createdAt, deliveredAt: message.deliveredAt, abandonedAt: message.abandonedAt,
             attempts: message.attempts, lastError: message.lastError, nextAttemptAt: message.nextAttemptAt)
-        let plaintext = Array(try JSONEncoder().encode(Content(body: message.body, code: message.code)))
+        let plaintext = Array(
+            try JSONEncoder().encode(
+                Content(
+                    body: message.body, code: message.code, kind: message.kind?.rawValue, link: message.link,
+                    validMinutes: message.validMinutes)))
         stored.sealedBody = try SecretBox.seal(plaintext, key: key, associatedData: Self.associatedData(of: stored))
         return stored
     }
@@ -76,6 +84,9 @@ public struct MessageSealer: Sendable {
         }
         message.body = content.body
         message.code = content.code
+        message.kind = content.kind.map(MessageKind.init(rawValue:))
+        message.link = content.link
+        message.validMinutes = content.validMinutes
         return message
     }
 

@@ -23,6 +23,13 @@ public struct OutboxMessage: Sendable, Equatable {
     /// The one-time code the message carries, so the development outbox reader can show it; `nil`
     /// once erased, or when it was not opened.
     public var code: String?
+    /// What the message is for, choosing its e-mail template; `nil` for messages sealed before
+    /// kinds were recorded (they are sent as their text body).
+    public var kind: MessageKind?
+    /// The out-of-band link the message carries, or `nil`; erased and unopened like the body.
+    public var link: String?
+    /// Minutes the code or link stays valid, as the body says, or `nil`.
+    public var validMinutes: Int?
     /// When it was committed.
     public var createdAt: Date
     /// When the worker handed it to a transport.
@@ -40,8 +47,12 @@ public struct OutboxMessage: Sendable, Equatable {
     public init(
         id: Int64 = 0, messageID: String = "", tenantID: String, channel: String = "email", recipient: String,
         subject: String, body: String, code: String?, createdAt: Date, deliveredAt: Date? = nil, abandonedAt: Date? = nil,
-        attempts: Int = 0, lastError: String? = nil, nextAttemptAt: Date? = nil
+        attempts: Int = 0, lastError: String? = nil, nextAttemptAt: Date? = nil, kind: MessageKind? = nil,
+        link: String? = nil, validMinutes: Int? = nil
     ) {
+        self.kind = kind
+        self.link = link
+        self.validMinutes = validMinutes
         self.id = id
         self.messageID = messageID
         self.tenantID = tenantID

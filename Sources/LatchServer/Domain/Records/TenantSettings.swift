@@ -58,6 +58,10 @@ public struct TenantSettings: Codable, Sendable, Equatable {
     public var browserSessionLifetime: Int = 14 * 24 * 3600
     /// How the hosted pages present the tenant.
     public var branding = Branding()
+    /// The `From` of the tenant's e-mail, `addr@example.com` or `Name <addr@example.com>`
+    /// (``MailAddress``; `latchd tenant update --email-from`); `nil` uses the server's `--smtp-from`.
+    /// Without a name the brand name (or the tenant's name) is shown.
+    public var emailFrom: String?
 
     /// Default settings.
     public init() {}
@@ -93,6 +97,7 @@ public struct TenantSettings: Codable, Sendable, Equatable {
         recentSignInSeconds = try value(.recentSignInSeconds, defaults.recentSignInSeconds)
         browserSessionLifetime = try value(.browserSessionLifetime, defaults.browserSessionLifetime)
         branding = try value(.branding, defaults.branding)
+        emailFrom = try container.decodeIfPresent(String.self, forKey: .emailFrom)
     }
 
     /// The longest a token signed now can stay valid; retired keys stay published this long.
