@@ -95,7 +95,7 @@ log "results in $RESULTS"
 
 # ---------------------------------------------------------------- server lifecycle
 # SPIDS/BASES: the running latchd processes and their origins (two in the scale-out suite).
-SPID="" SPIDS=() BASES=() WORK="" DURABILITY="" DBURL="" SUITE=""
+SPID="" SPIDS=() BASES=() WORK="" DURABILITY="" DBURL="" SUITE="" INSTANCES=1
 stop_server() {
   [[ ${#SPIDS[@]} -gt 0 ]] || return 0
   local pid st i=0
@@ -130,7 +130,14 @@ launch() {  # launch INDEX: one more latchd on PORT+INDEX over the suite's data 
   # Instances behind one balancer share one public origin: the `iss` of every token.
   local args=(serve --dev --data-dir "$WORK/data" --listen "$HOST:$port" --durability "$DURABILITY"
               --public-url "http://$HOST:$PORT" $(store_args))
-  [[ -n "$HTTP_THREADS" ]] && args+=(--http-threads "$HTTP_THREADS")
+  if [[ -n "$HTTP_THREADS" ]]; then
+    args+=(--http-threads "$HTTP_THREADS")
+  elif (( INSTANCES > 1 )); then
+    # Instances sharing one host share its cores: each gets its share of one instance's default
+    # HTTP threads (4 per core) and database connections (16), so the host runs as many of both
+    # as one instance would.
+    args+=(--http-threads "$(( (4 * NCPU + INSTANCES - 1) / INSTANCES ))" --database-connections "$(( 16 / INSTANCES ))")
+  fi
   # The load comes from one address: let it stand for a crowd behind a proxy (X-Forwarded-For per
   # request), so the per-source rate limits are paid for but do not throttle the run.
   "$LATCHD" serve --help 2>/dev/null | grep -q -- '--trusted-proxy' && args+=(--trusted-proxy 127.0.0.1)
@@ -151,6 +158,7 @@ launch() {  # launch INDEX: one more latchd on PORT+INDEX over the suite's data 
 start_server() {  # start_server full|normal sqlite|postgres INSTANCES
   DURABILITY=$1
   local store=$2 instances=$3
+  INSTANCES=$instances
   WORK="$(mktemp -d "$TMPBASE/latch-bench.XXXXXX")"
   DBURL=""
   if [[ "$store" == postgres ]]; then
