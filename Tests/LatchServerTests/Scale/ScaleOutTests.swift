@@ -1,5 +1,6 @@
 import Foundation
 import LatchCrypto
+import LatchLocking
 import LatchServer
 import LatchTesting
 import Testing
@@ -145,7 +146,7 @@ struct ScaleOutTests {
         settings.rateLimits = .off
         let tenant = try fixture.tenant(settings)
         let onA = fixture.client(fixture.a, tenant: tenant)
-        let acknowledged = CrashRecoveryLedger()
+        let ledger = SignUpLedger()
         let workers = Task {
             await withTaskGroup(of: Void.self) { group in
                 for worker in 0..<6 {
@@ -154,17 +155,17 @@ struct ScaleOutTests {
                             let email = "kill-\(worker)-\(round)@example.com"
                             guard (try? await Self.signUp(onA, email: email, fixture: fixture, tenant: tenant)) != nil
                             else { return }  // A is gone
-                            acknowledged.append(email)
+                            ledger.acknowledged.withLock { $0.append(email) }
                         }
                     }
                 }
             }
         }
-        while acknowledged.count < 30 { try await Task.sleep(for: .milliseconds(20)) }
+        while ledger.acknowledged.withLock({ $0.count }) < 30 { try await Task.sleep(for: .milliseconds(20)) }
         fixture.a.send(SIGKILL)
         await workers.value
         let accounts = Set(try fixture.admin.users(tenant: try fixture.admin.tenant(named: tenant), limit: 10_000).map(\.email))
-        let missing = acknowledged.emails.filter { !accounts.contains($0) }
+        let missing = ledger.acknowledged.withLock { $0 }.filter { !accounts.contains($0) }
         #expect(missing.isEmpty, "acknowledged but missing: \(missing)")
         // B serves a whole sign-up on its own.
         try await Self.signUp(
@@ -216,7 +217,7 @@ struct ScaleOutTests {
         let proceed = try await client.post(
             "signup/v1.0/continue",
             ["continuation_token": try #require(challenge.continuationToken), "grant_type": "oob", "oob": code])
-        guard proceed.status == 200 else { throw TestDatabaseErrorText("sign-up refused: \(proceed.json)") }
+        guard proceed.status == 200 else { throw LatchdProcessError("sign-up refused: \(proceed.json)") }
         return email
     }
 
@@ -231,19 +232,4 @@ struct ScaleOutTests {
             try await Task.sleep(for: .milliseconds(250))
         }
     }
-}
-
-/// Emails whose sign-up a server acknowledged, appended from many tasks.
-final class CrashRecoveryLedger: Sendable {
-    private let state = StoreConformance.Locked<[String]>([])
-
-    func append(_ email: String) { state.withLock { $0.append(email) } }
-    var count: Int { state.withLock { $0.count } }
-    var emails: [String] { state.withLock { $0 } }
-}
-
-/// A refusal a helper reports.
-struct TestDatabaseErrorText: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
