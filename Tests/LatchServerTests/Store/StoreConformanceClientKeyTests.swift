@@ -45,12 +45,12 @@ struct StoreConformanceClientKeyTests {
     }
 
     @Test("of concurrent records of one assertion id, exactly one applies", arguments: StoreConformance.implementations)
-    func concurrent(_ factory: StoreFactory) throws {
+    func concurrent(_ factory: StoreFactory) async throws {
         let subject = try factory.make()
         defer { subject.close() }
         let store = subject.store
         let now = Date(timeIntervalSince1970: 1_700_000_000)
-        let outcomes = Fixture.onThreads(8) { _ in
+        let outcomes = await Fixture.onThreads(8) { _ in
             try store.write { try $0.recordAssertionID("race", expiresAt: now + 60, at: now) }
         }
         let applied = try outcomes.map { try $0.get() }.filter { $0 }.count

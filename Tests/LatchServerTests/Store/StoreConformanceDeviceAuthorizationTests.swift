@@ -45,7 +45,7 @@ struct StoreConformanceDeviceAuthorizationTests {
     }
 
     @Test("a decision applies once, to a pending unexpired one, among many threads", arguments: StoreConformance.implementations)
-    func decideOnce(_ factory: StoreFactory) throws {
+    func decideOnce(_ factory: StoreFactory) async throws {
         let subject = try factory.make()
         defer { subject.close() }
         let store = subject.store
@@ -53,7 +53,7 @@ struct StoreConformanceDeviceAuthorizationTests {
         let record = Self.authorization("a", "b", tenantID: acme.id)
         try store.write { tx throws in try tx.insert(record) }
         let authTime = Fixture.now.addingTimeInterval(-30)
-        let outcomes = Fixture.onThreads(8) { index in
+        let outcomes = await Fixture.onThreads(8) { index in
             try store.write { tx throws in
                 try tx.decideDeviceAuthorization(
                     userCodeHash: record.userCodeHash, tenantID: acme.id,
@@ -85,7 +85,7 @@ struct StoreConformanceDeviceAuthorizationTests {
     }
 
     @Test("consuming hands an approved one out once; a pending one is not consumed", arguments: StoreConformance.implementations)
-    func consumeOnce(_ factory: StoreFactory) throws {
+    func consumeOnce(_ factory: StoreFactory) async throws {
         let subject = try factory.make()
         defer { subject.close() }
         let store = subject.store
@@ -100,7 +100,7 @@ struct StoreConformanceDeviceAuthorizationTests {
                 userCodeHash: record.userCodeHash, tenantID: acme.id,
                 decision: .approved(userID: user.id, authTime: Fixture.now, amr: ["pwd"]), at: Fixture.now)
         }
-        let outcomes = Fixture.onThreads(8) { _ in
+        let outcomes = await Fixture.onThreads(8) { _ in
             try store.write { tx throws in try tx.consumeApprovedDeviceAuthorization(deviceCodeHash: record.deviceCodeHash) }
         }
         let taken = outcomes.compactMap { try? $0.get() }.compactMap { $0 }

@@ -19,7 +19,7 @@ struct StoreConformanceIsolationTests {
         let seen = try store.read { tx throws -> [Int] in
             let before = try tx.userCount(tenantID: tenant.id)
             // Another request commits a sign-up while this read is in progress.
-            let outcome = StoreConformance.onThreads(1) { _ in try store.write { try $0.insert(newcomer) } }
+            let outcome = StoreConformance.onThreadsBlocking(1) { _ in try store.write { try $0.insert(newcomer) } }
             try outcome[0].get()
             let users = try tx.users(tenantID: tenant.id, limit: 10)
             return [before, try tx.userCount(tenantID: tenant.id), users.count]

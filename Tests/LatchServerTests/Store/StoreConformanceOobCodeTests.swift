@@ -35,14 +35,16 @@ struct StoreConformanceOobCodeTests {
     }
 
     @Test("consuming hands the code out once, to one of many threads", arguments: StoreConformance.implementations)
-    func consumeOnce(_ factory: StoreFactory) throws {
+    func consumeOnce(_ factory: StoreFactory) async throws {
         let subject = try factory.make()
         defer { subject.close() }
         let store = subject.store
         let (acme, user) = try Fixture.seed(store)
         let code = Self.code(String(repeating: "a", count: 64), tenantID: acme.id, userID: user.id)
         try store.write { tx throws in try tx.insert(code) }
-        let outcomes = Fixture.onThreads(8) { _ in try store.write { tx throws in try tx.consumeOobCode(hash: code.codeHash) } }
+        let outcomes = await Fixture.onThreads(8) { _ in
+            try store.write { tx throws in try tx.consumeOobCode(hash: code.codeHash) }
+        }
         let taken = outcomes.compactMap { try? $0.get() }.compactMap { $0 }
         #expect(taken == [code], "\(outcomes)")
         try store.read { tx throws in #expect(try tx.oobCode(hash: code.codeHash) == nil) }

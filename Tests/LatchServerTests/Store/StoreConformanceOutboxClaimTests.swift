@@ -10,7 +10,7 @@ struct StoreConformanceOutboxClaimTests {
 
     @Test(
         "20 concurrent claims of 60 due messages: each message claimed exactly once", arguments: StoreConformance.implementations)
-    func concurrentClaims(_ factory: StoreFactory) throws {
+    func concurrentClaims(_ factory: StoreFactory) async throws {
         let subject = try factory.make()
         defer { subject.close() }
         let store = subject.store
@@ -19,7 +19,7 @@ struct StoreConformanceOutboxClaimTests {
         }
         let now = Fixture.now
         let lease = now.addingTimeInterval(120)
-        let outcomes = StoreConformance.onThreads(20) { _ in
+        let outcomes = await StoreConformance.onThreads(20) { _ in
             try store.writeRelaxed { tx in try tx.claimOutboxMessages(dueAt: now, limit: 5, leaseUntil: lease).map(\.id) }
         }
         let claimed = try outcomes.flatMap { try $0.get() }

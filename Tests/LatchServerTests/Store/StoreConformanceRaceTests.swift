@@ -10,14 +10,14 @@ struct StoreConformanceRaceTests {
     typealias Fixture = StoreConformance
 
     @Test("50 concurrent redemptions of one continuation token: exactly one wins", arguments: StoreConformance.implementations)
-    func concurrentFlowRedemption(_ factory: StoreFactory) throws {
+    func concurrentFlowRedemption(_ factory: StoreFactory) async throws {
         let subject = try factory.make()
         defer { subject.close() }
         let store = subject.store
         let flow = Fixture.flow()
         try store.write { try $0.insert(flow) }
 
-        let outcomes = StoreConformance.onThreads(50) { _ in
+        let outcomes = await StoreConformance.onThreads(50) { _ in
             try store.write { tx in try tx.consumeFlow(id: flow.id, tokenHash: flow.tokenHash) }
         }
         let answers = try outcomes.map { try $0.get() }
@@ -26,7 +26,7 @@ struct StoreConformanceRaceTests {
     }
 
     @Test("50 concurrent refreshes of one refresh token: one new head, no branch", arguments: StoreConformance.implementations)
-    func concurrentRefresh(_ factory: StoreFactory) throws {
+    func concurrentRefresh(_ factory: StoreFactory) async throws {
         let subject = try factory.make()
         defer { subject.close() }
         let store = subject.store
@@ -39,7 +39,7 @@ struct StoreConformanceRaceTests {
         }
 
         let successors = (0..<50).map { "successor-\($0)" }
-        let outcomes = StoreConformance.onThreads(successors.count) { index in
+        let outcomes = await StoreConformance.onThreads(successors.count) { index in
             let successor = successors[index]
             return try store.write { tx -> Bool in
                 try Self.refresh(tx, presented: presented, successor: successor, familyID: family.id, grace: grace)
@@ -83,13 +83,13 @@ struct StoreConformanceRaceTests {
     @Test(
         "100 concurrent failed sign-ins of one account: counted 1...100, ending at 100",
         arguments: StoreConformance.implementations)
-    func concurrentFailureCount(_ factory: StoreFactory) throws {
+    func concurrentFailureCount(_ factory: StoreFactory) async throws {
         let subject = try factory.make()
         defer { subject.close() }
         let store = subject.store
         let (tenant, user) = try Fixture.seed(store)
 
-        let outcomes = StoreConformance.onThreads(100) { _ in
+        let outcomes = await StoreConformance.onThreads(100) { _ in
             try store.write { try $0.recordSignInFailure(userID: user.id) }
         }
         let counts = try outcomes.map { try $0.get() }
@@ -100,7 +100,7 @@ struct StoreConformanceRaceTests {
     @Test(
         "40 concurrent attempt reservations with a delay from the fifth: exactly five admitted",
         arguments: StoreConformance.implementations)
-    func concurrentReservations(_ factory: StoreFactory) throws {
+    func concurrentReservations(_ factory: StoreFactory) async throws {
         let subject = try factory.make()
         defer { subject.close() }
         let store = subject.store
@@ -108,7 +108,7 @@ struct StoreConformanceRaceTests {
         let now = Date()
         // What PasswordVerifier does in one write: reserve, and the attempt reaching the allowance
         // starts the delay.
-        let outcomes = StoreConformance.onThreads(40) { _ in
+        let outcomes = await StoreConformance.onThreads(40) { _ in
             try store.write { tx -> Int? in
                 guard let count = try tx.reserveSignInAttempt(userID: user.id, at: now) else { return nil }
                 if count >= 5 { try tx.delaySignIn(userID: user.id, until: now.addingTimeInterval(60)) }
@@ -125,13 +125,13 @@ struct StoreConformanceRaceTests {
     @Test(
         "40 concurrent reservations for an address without an account: exactly five admitted",
         arguments: StoreConformance.implementations)
-    func concurrentAddressReservations(_ factory: StoreFactory) throws {
+    func concurrentAddressReservations(_ factory: StoreFactory) async throws {
         let subject = try factory.make()
         defer { subject.close() }
         let store = subject.store
         let (tenant, _) = try Fixture.seed(store)
         let now = Date()
-        let outcomes = StoreConformance.onThreads(40) { _ in
+        let outcomes = await StoreConformance.onThreads(40) { _ in
             try store.write { tx -> Int? in
                 guard let count = try tx.reserveAddressAttempt(tenantID: tenant.id, addressKey: "k", at: now) else {
                     return nil

@@ -54,12 +54,12 @@ struct StoreConformanceRateBucketTests {
     }
 
     @Test("40 concurrent takes from a bucket of 30: exactly 30 succeed", arguments: StoreConformance.implementations)
-    func concurrentTakes(_ factory: StoreFactory) throws {
+    func concurrentTakes(_ factory: StoreFactory) async throws {
         let subject = try factory.make()
         defer { subject.close() }
         let store = subject.store
         let now = Fixture.now
-        let outcomes = StoreConformance.onThreads(40) { _ in
+        let outcomes = await StoreConformance.onThreads(40) { _ in
             try store.writeRelaxed { try $0.takeRateToken(bucket: "b", capacity: 30, refillPerSecond: 0.001, at: now) }
         }
         #expect(try outcomes.filter { try $0.get() }.count == 30)
